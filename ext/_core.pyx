@@ -1,0 +1,17 @@
+# cython: language_level=3
+"""The jiangjun kernel: board, move generation, perft and the rules of Xiangqi, in C-level Cython.
+
+Everything below the Python wrapper (api.pxi) is `noexcept nogil`: C structs and integer moves only.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+include "types.pxi"
+include "tables.pxi"
+include "board.pxi"
+include "movegen.pxi"
+include "chase.pxi"
+include "rules.pxi"
+include "api.pxi"
+
+init_tables()

@@ -1,0 +1,145 @@
+# Board state: setting up, make/unmake, null move, Zobrist keys, and the attack test on a general.
+
+
+cdef void clear_pos(Pos* p) noexcept nogil:
+    cdef int i
+    for i in range(BOARD_SIZE):
+        p.board[i] = 0
+    for i in range(48):
+        p.square[i] = 0
+    p.side = RED
+    p.ply = 0
+    memset(&p.hist[0], 0, sizeof(State))
+
+
+cdef int add_piece(Pos* p, int side, int ptype, int sq) noexcept nogil:
+    """Put a new piece on an empty square, in the first free slot of its type.
+
+    Returns its id, or 0 when the side already has the most pieces of that type the game allows.
+    The Zobrist key is not updated: call compute_key once the board is set up.
+    """
+    cdef int first = side_tag(side) + SLOT_FIRST[ptype]
+    cdef int piece
+    for piece in range(first, first + SLOT_COUNT[ptype]):
+        if p.square[piece] == 0:
+            p.square[piece] = sq
+            p.board[sq] = piece
+            return piece
+    return 0
+
+
+cdef uint64_t compute_key(Pos* p) noexcept nogil:
+    """The Zobrist key of the position, from scratch."""
+    cdef uint64_t key = ZOBRIST_SIDE if p.side == BLACK else 0
+    cdef int piece
+    for piece in range(16, 48):
+        if p.square[piece]:
+            key ^= ZOBRIST[zobrist_index(piece)][p.square[piece]]
+    return key
+
+
+cdef inline void make_move(Pos* p, int move) noexcept nogil:
+    """Play a pseudo-legal move: board, piece squares, key and side. The rule counters of the new
+    state are not set here (see update_rule_state), which keeps perft and legality tests cheap."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    cdef State* st = &p.hist[p.ply]
+    cdef uint64_t key = st.key ^ ZOBRIST_SIDE
+    cdef int zi = zobrist_index(piece)
+    key ^= ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
+    if captured:
+        key ^= ZOBRIST[zobrist_index(captured)][to_sq]
+        p.square[captured] = 0
+    st.move = move
+    st.captured = captured
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    p.square[piece] = to_sq
+    p.side ^= 1
+    p.ply += 1
+    p.hist[p.ply].key = key
+
+
+cdef inline void unmake_move(Pos* p) noexcept nogil:
+    """Take back the last move made with make_move. The record of that move stays in hist, so that a
+    cycle can be replayed after it was taken back (see judge_cycle)."""
+    p.ply -= 1
+    p.side ^= 1
+    cdef State* st = &p.hist[p.ply]
+    cdef int from_sq = move_from(st.move)
+    cdef int to_sq = move_to(st.move)
+    cdef int piece = p.board[to_sq]
+    p.board[from_sq] = piece
+    p.square[piece] = from_sq
+    p.board[to_sq] = st.captured
+    if st.captured:
+        p.square[st.captured] = to_sq
+
+
+cdef void make_null_move(Pos* p) noexcept nogil:
+    """Pass the move (for null-move pruning). The repetition window restarts after a null move."""
+    cdef State* st = &p.hist[p.ply]
+    cdef State* nst = &p.hist[p.ply + 1]
+    st.move = 0
+    st.captured = 0
+    nst[0] = st[0]
+    nst.key = st.key ^ ZOBRIST_SIDE
+    nst.in_check = 0
+    nst.excess_check = 0
+    nst.since_null = 0
+    nst.since_capture = st.since_capture + 1
+    p.side ^= 1
+    p.ply += 1
+
+
+cdef void unmake_null_move(Pos* p) noexcept nogil:
+    p.ply -= 1
+    p.side ^= 1
+
+
+cdef inline bint is_enemy_type(Pos* p, int sq, int enemy_tag, int ptype) noexcept nogil:
+    cdef int piece = p.board[sq]
+    return (piece & enemy_tag) != 0 and PIECE_TYPE[piece] == ptype
+
+
+cdef bint king_attacked(Pos* p, int side) noexcept nogil:
+    """Whether the general of `side` is attacked by the other side (its pieces could capture it),
+    the flying-general rule included: the enemy general attacks along an open file like a chariot."""
+    cdef int king_sq = p.square[side_tag(side)]
+    cdef int enemy = side_tag(side ^ 1)
+    cdef int i, d, leg, sq, piece, screens
+    # Horses. A horse at king + (dx, 2dy) or (2dx, dy) is hobbled exactly when the king's diagonal
+    # neighbour (dx, dy) is occupied, so one leg test covers two horse squares.
+    for i in range(4):
+        d = DIAGONAL[i]
+        leg = king_sq + d
+        if p.board[leg] == 0:
+            if (is_enemy_type(p, leg + DIAGONAL_DX[i], enemy, HORSE)
+                    or is_enemy_type(p, leg + DIAGONAL_DY[i], enemy, HORSE)):
+                return True
+    # Soldiers: in front of the general (from the enemy's point of view) or beside it. A soldier that
+    # stands beside a general has always crossed the river, so the sideways test needs no extra check.
+    if is_enemy_type(p, king_sq + (16 if side == RED else -16), enemy, PAWN):
+        return True
+    if is_enemy_type(p, king_sq + 1, enemy, PAWN) or is_enemy_type(p, king_sq - 1, enemy, PAWN):
+        return True
+    # Lines: the first piece met may be a chariot (or the enemy general on the file); the second a cannon.
+    for i in range(4):
+        d = ORTHOGONAL[i]
+        sq = king_sq + d
+        while IN_BOARD[sq] and p.board[sq] == 0:
+            sq += d
+        if not IN_BOARD[sq]:
+            continue
+        piece = p.board[sq]
+        if piece & enemy:
+            if PIECE_TYPE[piece] == ROOK or (PIECE_TYPE[piece] == KING and (d == 16 or d == -16)):
+                return True
+        sq += d
+        while IN_BOARD[sq] and p.board[sq] == 0:
+            sq += d
+        if IN_BOARD[sq] and is_enemy_type(p, sq, enemy, CANNON):
+            return True
+    return False

@@ -1,0 +1,205 @@
+# Move generation: pseudo-legal moves per piece, the legality filter, and the legal move lists the
+# rest of the kernel uses (all moves; captures only; evasions).
+
+
+cdef inline void push_move(MoveList* ml, int from_sq, int to_sq) noexcept nogil:
+    ml.moves[ml.count] = make_move_code(from_sq, to_sq)
+    ml.count += 1
+
+
+cdef inline void push_target(Pos* p, MoveList* ml, int from_sq, int to_sq, int own, bint captures_only) noexcept nogil:
+    """Add from->to unless to_sq holds an own piece (or is empty while only captures are wanted)."""
+    cdef int target = p.board[to_sq]
+    if target & own:
+        return
+    if target == 0 and captures_only:
+        return
+    push_move(ml, from_sq, to_sq)
+
+
+cdef void gen_piece_moves(Pos* p, int piece, MoveList* ml, bint captures_only) noexcept nogil:
+    """Append the pseudo-legal moves of one piece (own general may be left in check)."""
+    cdef int sq = p.square[piece]
+    cdef int side = piece_side(piece)
+    cdef int own = side_tag(side)
+    cdef int i, d, to_sq, eye
+    cdef int ptype = PIECE_TYPE[piece]
+    if ptype == KING:
+        for i in range(4):
+            to_sq = sq + ORTHOGONAL[i]
+            if IN_PALACE[to_sq]:
+                push_target(p, ml, sq, to_sq, own, captures_only)
+    elif ptype == ADVISOR:
+        for i in range(4):
+            to_sq = sq + DIAGONAL[i]
+            if IN_PALACE[to_sq]:
+                push_target(p, ml, sq, to_sq, own, captures_only)
+    elif ptype == ELEPHANT:
+        for i in range(4):
+            eye = sq + DIAGONAL[i]
+            to_sq = eye + DIAGONAL[i]
+            if IN_BOARD[to_sq] and OWN_HALF[side][to_sq] and p.board[eye] == 0:
+                push_target(p, ml, sq, to_sq, own, captures_only)
+    elif ptype == HORSE:
+        # The leg is the orthogonal neighbour on the long side of the jump.
+        for i in range(4):
+            d = ORTHOGONAL[i]
+            if p.board[sq + d] == 0:
+                eye = sq + 2 * d
+                if d == 16 or d == -16:
+                    if IN_BOARD[eye + 1]:
+                        push_target(p, ml, sq, eye + 1, own, captures_only)
+                    if IN_BOARD[eye - 1]:
+                        push_target(p, ml, sq, eye - 1, own, captures_only)
+                else:
+                    if IN_BOARD[eye + 16]:
+                        push_target(p, ml, sq, eye + 16, own, captures_only)
+                    if IN_BOARD[eye - 16]:
+                        push_target(p, ml, sq, eye - 16, own, captures_only)
+    elif ptype == ROOK:
+        for i in range(4):
+            d = ORTHOGONAL[i]
+            to_sq = sq + d
+            while IN_BOARD[to_sq] and p.board[to_sq] == 0:
+                if not captures_only:
+                    push_move(ml, sq, to_sq)
+                to_sq += d
+            if IN_BOARD[to_sq] and not (p.board[to_sq] & own):
+                push_move(ml, sq, to_sq)
+    elif ptype == CANNON:
+        for i in range(4):
+            d = ORTHOGONAL[i]
+            to_sq = sq + d
+            while IN_BOARD[to_sq] and p.board[to_sq] == 0:
+                if not captures_only:
+                    push_move(ml, sq, to_sq)
+                to_sq += d
+            # to_sq is the screen (or off the board); capture the first piece beyond it.
+            if IN_BOARD[to_sq]:
+                to_sq += d
+                while IN_BOARD[to_sq] and p.board[to_sq] == 0:
+                    to_sq += d
+                if IN_BOARD[to_sq] and not (p.board[to_sq] & own):
+                    push_move(ml, sq, to_sq)
+    elif ptype == PAWN:
+        to_sq = sq + (16 if side == RED else -16)
+        if IN_BOARD[to_sq]:
+            push_target(p, ml, sq, to_sq, own, captures_only)
+        if not OWN_HALF[side][sq]:
+            if IN_BOARD[sq + 1]:
+                push_target(p, ml, sq, sq + 1, own, captures_only)
+            if IN_BOARD[sq - 1]:
+                push_target(p, ml, sq, sq - 1, own, captures_only)
+
+
+cdef void gen_pseudo(Pos* p, MoveList* ml, bint captures_only) noexcept nogil:
+    """Append the pseudo-legal moves of the side to move."""
+    cdef int tag = side_tag(p.side)
+    cdef int piece
+    for piece in range(tag, tag + 16):
+        if p.square[piece]:
+            gen_piece_moves(p, piece, ml, captures_only)
+
+
+cdef inline bint same_line(int a, int b) noexcept nogil:
+    return ((a ^ b) & 0xF0) == 0 or ((a ^ b) & 0x0F) == 0
+
+
+cdef bint leaves_king_safe(Pos* p, int move) noexcept nogil:
+    """Play the move on the board only, test the mover's general, and take it back."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    cdef bint safe
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    p.square[piece] = to_sq
+    safe = not king_attacked(p, p.side)
+    p.board[from_sq] = piece
+    p.board[to_sq] = captured
+    p.square[piece] = from_sq
+    return safe
+
+
+cdef inline bint is_legal(Pos* p, int move, bint in_check, int king_sq) noexcept nogil:
+    """Whether a pseudo-legal move of the side to move keeps its general safe.
+
+    When the side is not in check, a move can only expose the general by changing the occupancy of a
+    square that matters to it: leaving the general's rank or file (opens a chariot, general or cannon
+    line, or removes one of two cannon screens), arriving on it (adds a cannon screen), or leaving a
+    square diagonally next to the general (a horse's leg). A capture removes an enemy piece but keeps
+    its square occupied, so it cannot create an attack. All other moves are legal without a test.
+    """
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    if in_check or from_sq == king_sq:
+        return leaves_king_safe(p, move)
+    if same_line(from_sq, king_sq) or same_line(to_sq, king_sq):
+        return leaves_king_safe(p, move)
+    cdef int delta = from_sq - king_sq
+    if delta == 17 or delta == 15 or delta == -15 or delta == -17:
+        return leaves_king_safe(p, move)
+    return True
+
+
+cdef void filter_legal(Pos* p, MoveList* ml) noexcept nogil:
+    """Remove the moves of ml that leave the mover's general attacked."""
+    cdef bint in_check = king_attacked(p, p.side)
+    cdef int king_sq = p.square[side_tag(p.side)]
+    cdef int i, n = 0
+    for i in range(ml.count):
+        if is_legal(p, ml.moves[i], in_check, king_sq):
+            ml.moves[n] = ml.moves[i]
+            n += 1
+    ml.count = n
+
+
+cdef void gen_legal(Pos* p, MoveList* ml) noexcept nogil:
+    """All legal moves of the side to move."""
+    ml.count = 0
+    gen_pseudo(p, ml, False)
+    filter_legal(p, ml)
+
+
+cdef void gen_legal_captures(Pos* p, MoveList* ml) noexcept nogil:
+    """The legal captures of the side to move (for quiescence search)."""
+    ml.count = 0
+    gen_pseudo(p, ml, True)
+    filter_legal(p, ml)
+
+
+cdef void gen_evasions(Pos* p, MoveList* ml) noexcept nogil:
+    """The legal replies to a check. Every legal move of a side in check is an evasion; this is the
+    entry point the search uses when the side to move is in check."""
+    gen_legal(p, ml)
+
+
+cdef bint has_legal_move(Pos* p) noexcept nogil:
+    cdef MoveList ml
+    cdef bint in_check = king_attacked(p, p.side)
+    cdef int king_sq = p.square[side_tag(p.side)]
+    cdef int i
+    ml.count = 0
+    gen_pseudo(p, &ml, False)
+    for i in range(ml.count):
+        if is_legal(p, ml.moves[i], in_check, king_sq):
+            return True
+    return False
+
+
+cdef uint64_t perft(Pos* p, int depth) noexcept nogil:
+    """Count the leaves of the legal move tree to the given depth (bulk-counted at the last ply)."""
+    cdef MoveList ml
+    cdef uint64_t nodes = 0
+    cdef int i
+    if depth <= 0:
+        return 1
+    gen_legal(p, &ml)
+    if depth == 1:
+        return ml.count
+    for i in range(ml.count):
+        make_move(p, ml.moves[i])
+        nodes += perft(p, depth - 1)
+        unmake_move(p)
+    return nodes
