@@ -1,0 +1,15 @@
+"""jiangjun (将军): a Xiangqi engine with a Cython core.
+
+The rules library::
+
+    from engine import Position, START_FEN
+    p = Position()
+    p.push("h2e2")
+    p.legal_moves(), p.is_check(), p.outcome(), p.perft(3)
+"""
+from .errors import IllegalMoveError, InvalidFenError
+from .fen import START_FEN
+from .position import Color, Outcome, Position
+
+__all__ = ["Position", "START_FEN", "Color", "Outcome", "InvalidFenError", "IllegalMoveError"]
+__version__ = "0.1.0"

@@ -1,0 +1,55 @@
+"""The `jiangjun` command: the engine protocol on stdin/stdout by default, plus tool subcommands."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Optional, Sequence
+
+from .errors import IllegalMoveError, InvalidFenError
+from .fen import START_FEN
+from .position import Position
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        from .protocol import serve
+
+        return serve(sys.stdin, sys.stdout)
+    parser = argparse.ArgumentParser(
+        prog="jiangjun",
+        description="jiangjun (将军), a Xiangqi engine. Without a subcommand it speaks UCCI/UCI on stdin/stdout.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    perft_parser = sub.add_parser("perft", help="count the leaves of the legal move tree, and time it")
+    perft_parser.add_argument("depth", type=int, nargs="?", default=5, help="depth in plies (default 5)")
+    perft_parser.add_argument("--fen", default=START_FEN, help="position (default: the start position)")
+    perft_parser.add_argument("--moves", nargs="*", default=[], help="ICCS moves played from the FEN first")
+    perft_parser.add_argument("--divide", action="store_true", help="print the count below each root move")
+    options = parser.parse_args(args)
+    if options.command == "perft":
+        return _perft(options)
+    return 2
+
+
+def _perft(options: argparse.Namespace) -> int:
+    try:
+        position = Position(options.fen)
+        for move in options.moves:
+            position.push(move)
+    except (InvalidFenError, IllegalMoveError) as exc:
+        print(f"jiangjun perft: {exc}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    if options.divide:
+        split = position.divide(options.depth)
+        for move, count in sorted(split.items()):
+            print(f"{move}: {count}")
+        nodes = sum(split.values())
+    else:
+        nodes = position.perft(options.depth)
+    seconds = time.perf_counter() - start
+    rate = nodes / seconds if seconds > 0 else float("inf")
+    print(f"perft {options.depth}: {nodes} nodes in {seconds:.3f} s ({rate / 1e6:.1f} M nodes/s)")
+    return 0

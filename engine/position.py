@@ -1,0 +1,250 @@
+"""The Python rules library: a Xiangqi position with its game record, in the style of python-chess.
+
+    >>> from engine import Position
+    >>> p = Position()
+    >>> p.push("h2e2"); p.turn
+    <Color.BLACK: 'black'>
+
+Moves are ICCS strings: files a..i from Red's left, ranks 0..9 from Red's side ("h2e2"); input also
+accepts "H2-E2" and "h2-e2". The rules themselves (move generation, checks, repetition rulings, the
+natural move limit) are the Cython kernel's; this module converts, validates and explains.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Optional
+
+from . import _core
+from .errors import IllegalMoveError, InvalidFenError
+from .fen import PIECE_LETTERS, SIDE_NAMES, START_FEN, FenData, format_board, parse_fen
+
+_ICCS_INPUT = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
+
+
+class Color(str, Enum):
+    """A side. Compares equal to the strings "red" and "black"."""
+
+    RED = "red"
+    BLACK = "black"
+
+    @property
+    def other(self) -> "Color":
+        return Color.BLACK if self is Color.RED else Color.RED
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_COLORS = (Color.RED, Color.BLACK)
+
+REASONS = (
+    "checkmate",
+    "stalemate",
+    "perpetual_check",
+    "perpetual_chase",
+    "repetition",
+    "sixty_moves",
+    "insufficient_material",
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner ("red", "black", or None for a draw) and the rule that decided it."""
+
+    winner: Optional[Color]
+    reason: str
+
+    @property
+    def result(self) -> str:
+        """The result in PGN form: "1-0" (Red wins), "0-1" or "1/2-1/2"."""
+        return {Color.RED: "1-0", Color.BLACK: "0-1", None: "1/2-1/2"}[self.winner]
+
+
+def normalize_move(move: str) -> str:
+    """The canonical ICCS form ("h2e2") of "h2e2", "H2-E2" or "h2-e2". Raises IllegalMoveError."""
+    if not isinstance(move, str):
+        raise IllegalMoveError(f"a move must be a string such as 'h2e2', not {type(move).__name__}")
+    match = _ICCS_INPUT.match(move.strip().lower())
+    if not match:
+        raise IllegalMoveError(
+            f"malformed move {move!r}: expected ICCS coordinates such as 'h2e2' or 'H2-E2' "
+            "(files a-i, ranks 0-9 from Red's side)"
+        )
+    return "".join(match.groups())
+
+
+class Position:
+    """A Xiangqi position and the moves played from its starting FEN."""
+
+    def __init__(self, fen: str = START_FEN) -> None:
+        data = parse_fen(fen)
+        board = _core.Board()
+        board.set_up(list(data.pieces), data.side, min(data.halfmove, 10_000))
+        if board.general_attacked(1 - data.side):
+            raise InvalidFenError(
+                f"{SIDE_NAMES[1 - data.side]} is not to move but its general is in check "
+                f"(it could be captured{', generals facing on an open file' if _generals_face(data) else ''})"
+            )
+        self._board = board
+        self._start = data
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def turn(self) -> Color:
+        """The side to move."""
+        return _COLORS[self._board.side]
+
+    @property
+    def move_stack(self) -> list[str]:
+        """The moves pushed since the starting FEN, oldest first."""
+        return self._board.moves()
+
+    @property
+    def starting_fen(self) -> str:
+        return self._fen_of(self._start)
+
+    @property
+    def key(self) -> int:
+        """The 64-bit Zobrist key of the position (side to move included)."""
+        return self._board.key()
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies counted towards the natural limit of 120 (excess checks and their replies excluded)."""
+        return self._board.rule60
+
+    @property
+    def fullmove_number(self) -> int:
+        return self._start.fullmove + (self._start.side + self._board.ply) // 2
+
+    def piece_at(self, square: str) -> Optional[str]:
+        """The FEN letter of the piece on a square such as "e0" (upper case Red), or None."""
+        file, rank = _parse_square(square)
+        found = self._board.piece_at(file, rank)
+        if found is None:
+            return None
+        side, ptype = found
+        return PIECE_LETTERS[ptype] if side == 0 else PIECE_LETTERS[ptype].lower()
+
+    def fen(self) -> str:
+        """The canonical FEN of the current position."""
+        board = format_board(self._board.pieces())
+        side = "wb"[self._board.side]
+        return f"{board} {side} - - {self.halfmove_clock} {self.fullmove_number}"
+
+    @staticmethod
+    def _fen_of(data: FenData) -> str:
+        return f"{format_board(list(data.pieces))} {'wb'[data.side]} - - {data.halfmove} {data.fullmove}"
+
+    # -- moves ------------------------------------------------------------------------------
+    def legal_moves(self) -> list[str]:
+        """The legal moves of the side to move, as ICCS strings."""
+        return self._board.legal_moves()
+
+    def is_legal(self, move: str) -> bool:
+        try:
+            return self._board.is_legal(normalize_move(move))
+        except IllegalMoveError:
+            return False
+
+    def push(self, move: str) -> None:
+        """Play a move. Raises IllegalMoveError for a malformed or illegal move (the position is unchanged)."""
+        iccs = normalize_move(move)
+        if not self._board.is_legal(iccs):
+            raise IllegalMoveError(self._explain_illegal(iccs))
+        try:
+            self._board.push(iccs)
+        except ValueError as exc:  # the record is full
+            raise IllegalMoveError(str(exc)) from None
+
+    def pop(self) -> str:
+        """Take back the last move and return it. Raises IndexError if no move was pushed."""
+        return self._board.pop()
+
+    def _explain_illegal(self, iccs: str) -> str:
+        origin = iccs[:2]
+        piece = self.piece_at(origin)
+        side = self.turn.value
+        if piece is None:
+            why = f"there is no piece on {origin}"
+        elif piece.isupper() != (self.turn is Color.RED):
+            why = f"the piece on {origin} is not {side}'s"
+        elif self._board.in_check():
+            why = f"{side} is in check and this move does not answer it"
+        else:
+            why = f"the piece on {origin} cannot move there, or the move would leave {side}'s general in check"
+        return f"illegal move {iccs} in {self.fen()}: {why}"
+
+    # -- rules ------------------------------------------------------------------------------
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self._board.in_check()
+
+    def outcome(self) -> Optional[Outcome]:
+        """The end of the game by the rules, or None while it goes on.
+
+        No legal move loses for the side to move (checkmate or stalemate); a position that occurs for the
+        third time since the last capture ends the game by the repetition rulings (perpetual check or
+        chase loses, otherwise a draw); 120 plies without capture draw; so does a board where neither side
+        has a chariot, horse, cannon or soldier.
+        """
+        reason, winner = self._board.verdict()
+        if reason is None:
+            return None
+        return Outcome(None if winner is None else _COLORS[winner], reason)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def perft(self, depth: int) -> int:
+        """Number of leaf positions of the legal move tree of the given depth."""
+        return self._board.perft(depth)
+
+    def divide(self, depth: int) -> dict[str, int]:
+        """Perft split by root move: {move: leaves below it}."""
+        return self._board.divide(depth)
+
+    # -- misc -------------------------------------------------------------------------------
+    def copy(self) -> "Position":
+        clone = Position.__new__(Position)
+        clone._board = self._board.copy()
+        clone._start = self._start
+        return clone
+
+    def board_text(self) -> str:
+        """A plain text diagram, rank 9 at the top, with file letters and rank numbers."""
+        lines = []
+        for rank in range(9, -1, -1):
+            cells = [self.piece_at(f"{f}{rank}") or "." for f in "abcdefghi"]
+            lines.append(f"{rank} " + " ".join(cells))
+        lines.append("  a b c d e f g h i")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.board_text()
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.fen().split()[:2] == other.fen().split()[:2]
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _parse_square(square: str) -> tuple[int, int]:
+    if not isinstance(square, str) or len(square) != 2 or square[0] not in "abcdefghi" or square[1] not in "0123456789":
+        raise ValueError(f"bad square {square!r}: expected a file a-i and a rank 0-9, such as 'e0'")
+    return "abcdefghi".index(square[0]), int(square[1])
+
+
+def _generals_face(data: FenData) -> bool:
+    kings = [(f, r) for s, t, f, r in data.pieces if t == 0]
+    if kings[0][0] != kings[1][0]:
+        return False
+    low, high = sorted(r for _, r in kings)
+    return not any(f == kings[0][0] and low < r < high for s, t, f, r in data.pieces)
