@@ -176,6 +176,19 @@ cdef class Board:
             result[move_to_iccs(ml.moves[i])] = nodes
         return result
 
+    def chased_by(self, str move):
+        """The squares of the opponent's pieces that a legal move newly chases (repetition rules)."""
+        if not self.is_legal(move):
+            raise ValueError("illegal move")
+        cdef uint32_t mask = chased_by_move(self.pos, iccs_to_move(move))
+        unmake_move(self.pos)
+        squares = []
+        for piece in range(16, 48):
+            if mask & piece_bit(piece):
+                sq = self.pos.square[piece]
+                squares.append("%c%d" % (97 + file_of(sq), rank_of(sq)))
+        return squares
+
     def verdict(self):
         """(reason, winner): reason is None or a rules verdict name; winner 0 (Red), 1 (Black) or None."""
         cdef int winner = -1

@@ -1,4 +1,406 @@
-# Chase detection (placeholder until the AXF rules are implemented).
+# Chase detection for the repetition rulings (Asian/AXF rules, as Fairy-Stockfish reads them).
+#
+# A move "chases" an enemy piece when it newly creates a threat to win it: an attack on a piece that
+# has no real defender, or an attack by a horse or cannon on a chariot, or by an advisor or elephant on
+# a chariot, horse or cannon. Generals and soldiers never chase with their own moves; the enemy general
+# and uncrossed soldiers are never chased; attacking a piece of one's own type is an offer to trade, not
+# a chase, unless the target cannot take back. New pins ("fake roots") and discovered-check capture
+# threats count too. chased_by_move() returns the enemy pieces (as a mask of piece ids) that one move
+# chases; rules.pxi intersects these masks over a repetition cycle. Piece ids follow pieces through
+# their moves, so "the same piece" needs no square bookkeeping.
+#
+# Sets of pieces are 32-bit masks: bit (id - 16), so bits 0-15 are Red's pieces and 16-31 Black's.
 
-cdef uint32_t chased_by_last_move(Pos* p) noexcept nogil:
-    return 0
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
+
+cdef inline uint32_t piece_bit(int piece) noexcept nogil:
+    return (<uint32_t>1) << (piece - 16)
+
+
+cdef inline uint32_t side_pieces(int side) noexcept nogil:
+    return (<uint32_t>0xFFFF) << (side << 4)
+
+
+cdef inline int first_piece(uint32_t mask) noexcept nogil:
+    return 16 + __builtin_ctz(mask)
+
+
+cdef inline uint32_t bit_on(Pos* p, int sq) noexcept nogil:
+    """The piece bit of the occupant of sq, 0 when it is empty or off the board."""
+    return piece_bit(p.board[sq]) if IN_BOARD[sq] and p.board[sq] else 0
+
+
+cdef inline int line_step(int from_sq, int to_sq) noexcept nogil:
+    """The unit step from one square towards another on the same rank or file."""
+    if ((from_sq ^ to_sq) & 0xF0) == 0:
+        return 1 if to_sq > from_sq else -1
+    return 16 if to_sq > from_sq else -16
+
+
+cdef int pieces_between(Pos* p, int a, int b, uint32_t* found) noexcept nogil:
+    """Count (and collect in found) the pieces strictly between two squares of one rank or file."""
+    cdef int step = line_step(a, b)
+    cdef int sq = a + step
+    cdef int count = 0
+    found[0] = 0
+    while sq != b:
+        if p.board[sq]:
+            count += 1
+            found[0] |= piece_bit(p.board[sq])
+        sq += step
+    return count
+
+
+cdef bint attacks_square(Pos* p, int side, int ptype, int from_sq, int target) noexcept nogil:
+    """Whether a piece of this side and type on from_sq attacks the (occupied) target square, by the
+    current occupancy of the board, with no palace or river limit on the target."""
+    cdef int d = target - from_sq
+    cdef int leg
+    cdef uint32_t found
+    if ptype == ROOK or ptype == CANNON:
+        if d == 0 or not same_line(from_sq, target):
+            return False
+        return pieces_between(p, from_sq, target, &found) == (0 if ptype == ROOK else 1)
+    if ptype == HORSE:
+        leg = HORSE_LEG[d + 256]
+        return leg != 0 and p.board[from_sq + leg] == 0
+    if ptype == ELEPHANT:
+        return (d == 34 or d == 30 or d == -30 or d == -34) and p.board[from_sq + d // 2] == 0
+    if ptype == ADVISOR:
+        return d == 17 or d == 15 or d == -15 or d == -17
+    if ptype == KING:
+        return d == 16 or d == -16 or d == 1 or d == -1
+    return d == (16 if side == RED else -16) or d == 1 or d == -1
+
+
+cdef uint32_t raw_hits(Pos* p, int side, int ptype, int sq) noexcept nogil:
+    """The pieces (of either side) a piece of this side and type on sq attacks, by the current
+    occupancy, with no palace or river limit and soldiers attacking sideways even before the river."""
+    cdef uint32_t hits = 0
+    cdef int i, d, s, leg
+    if ptype == ROOK or ptype == CANNON:
+        for i in range(4):
+            d = ORTHOGONAL[i]
+            s = sq + d
+            while IN_BOARD[s] and p.board[s] == 0:
+                s += d
+            if ptype == CANNON and IN_BOARD[s]:
+                s += d
+                while IN_BOARD[s] and p.board[s] == 0:
+                    s += d
+            hits |= bit_on(p, s)
+    elif ptype == HORSE:
+        for i in range(4):
+            d = ORTHOGONAL[i]
+            leg = sq + d
+            if IN_BOARD[leg] and p.board[leg] == 0:
+                if d == 16 or d == -16:
+                    hits |= bit_on(p, leg + d + 1) | bit_on(p, leg + d - 1)
+                else:
+                    hits |= bit_on(p, leg + d + 16) | bit_on(p, leg + d - 16)
+    elif ptype == ELEPHANT:
+        for i in range(4):
+            d = DIAGONAL[i]
+            if IN_BOARD[sq + d] and p.board[sq + d] == 0:
+                hits |= bit_on(p, sq + 2 * d)
+    elif ptype == ADVISOR:
+        for i in range(4):
+            hits |= bit_on(p, sq + DIAGONAL[i])
+    elif ptype == KING:
+        for i in range(4):
+            hits |= bit_on(p, sq + ORTHOGONAL[i])
+    else:
+        hits = bit_on(p, sq + (16 if side == RED else -16)) | bit_on(p, sq + 1) | bit_on(p, sq - 1)
+    return hits
+
+
+cdef uint32_t legal_area_hits(Pos* p, int side, int ptype, int sq) noexcept nogil:
+    """raw_hits limited to where the piece may go: generals and advisors within the palace, elephants
+    on their own side, and soldiers forward only before the river."""
+    cdef uint32_t hits = raw_hits(p, side, ptype, sq)
+    cdef uint32_t kept = 0, rest
+    cdef int piece, t
+    if ptype == PAWN and OWN_HALF[side][sq]:
+        return hits & bit_on(p, sq + (16 if side == RED else -16))
+    if ptype != KING and ptype != ADVISOR and ptype != ELEPHANT:
+        return hits
+    rest = hits
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        t = p.square[piece]
+        if (IN_PALACE[t] if ptype != ELEPHANT else OWN_HALF[side][t]):
+            kept |= piece_bit(piece)
+    return kept
+
+
+cdef uint32_t attackers_of(Pos* p, int target, int side) noexcept nogil:
+    """The pieces of `side` that could capture on target by the current occupancy: each within the
+    area it may reach, and soldiers sideways only beyond the river. Pieces are taken from the piece
+    list, so one whose square was emptied for the test still counts as an attacker."""
+    cdef uint32_t found = 0
+    cdef int tag = side_tag(side)
+    cdef int piece, sq, ptype
+    for piece in range(tag, tag + 16):
+        sq = p.square[piece]
+        if sq == 0:
+            continue
+        ptype = PIECE_TYPE[piece]
+        if (ptype == KING or ptype == ADVISOR) and not IN_PALACE[target]:
+            continue
+        if ptype == ELEPHANT and not OWN_HALF[side][target]:
+            continue
+        if ptype == PAWN and (target == sq + 1 or target == sq - 1) and OWN_HALF[side][target]:
+            continue
+        if attacks_square(p, side, ptype, sq, target):
+            found |= piece_bit(piece)
+    return found
+
+
+cdef uint32_t king_blockers(Pos* p, int side) noexcept nogil:
+    """Pieces of either side that shield side's general: the only piece between it and an enemy
+    chariot, either of the two between it and an enemy cannon, or the leg of an enemy horse."""
+    cdef int king_sq = p.square[side_tag(side)]
+    cdef int tag = side_tag(side ^ 1)
+    cdef int piece, sq, ptype, leg, count
+    cdef uint32_t shields = 0, between
+    for piece in range(tag, tag + 16):
+        sq = p.square[piece]
+        if sq == 0:
+            continue
+        ptype = PIECE_TYPE[piece]
+        if (ptype == ROOK or ptype == CANNON) and same_line(sq, king_sq):
+            count = pieces_between(p, sq, king_sq, &between)
+            if count == (1 if ptype == ROOK else 2):
+                shields |= between
+        elif ptype == HORSE:
+            leg = HORSE_LEG[king_sq - sq + 256]
+            if leg != 0 and p.board[sq + leg]:
+                shields |= piece_bit(p.board[sq + leg])
+    return shields
+
+
+cdef struct ChaseContext:
+    int mover              # the side that just moved
+    int victim             # the side to move, whose pieces may be chased
+    int mover_king         # squares of the two generals
+    int victim_king
+    uint32_t pinned        # victim pieces that cannot really move (see chased_by_move step 1)
+    uint32_t chased        # the result so far
+
+
+cdef void consider(Pos* p, ChaseContext* cx, int attacker_sq, int attacker_type, uint32_t targets) noexcept nogil:
+    """Add to cx.chased the pieces among `targets` (victim pieces attacked by the piece on attacker_sq)
+    that the attack threatens to win."""
+    cdef uint32_t rest, defenders
+    cdef int piece, ptype, t, d, i
+    cdef uint8_t saved
+    cdef bint hobbled_reply
+    # The general and uncrossed soldiers are never chased.
+    rest = targets
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        ptype = PIECE_TYPE[piece]
+        if ptype == KING or (ptype == PAWN and OWN_HALF[cx.victim][p.square[piece]]):
+            targets &= ~piece_bit(piece)
+    if (targets & ~cx.chased) == 0:
+        return
+    # A stronger piece attacked by a weaker one is chased whether or not it is defended.
+    rest = targets
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        ptype = PIECE_TYPE[piece]
+        if ptype == ROOK and (attacker_type == HORSE or attacker_type == CANNON):
+            cx.chased |= piece_bit(piece)
+        elif ((ptype == ROOK or ptype == CANNON or ptype == HORSE)
+                and (attacker_type == ADVISOR or attacker_type == ELEPHANT)):
+            cx.chased |= piece_bit(piece)
+    # Attacking a piece of one's own type offers a trade. For horses the trade is real only if the
+    # target horse can hit back (horse legs make attacks one-sided); for other types, only if the
+    # target is free to move.
+    hobbled_reply = False
+    if attacker_type == HORSE:
+        for i in range(4):
+            if p.board[attacker_sq + DIAGONAL[i]]:
+                hobbled_reply = True
+    rest = targets
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        if PIECE_TYPE[piece] != attacker_type:
+            continue
+        if hobbled_reply:
+            if attacks_square(p, cx.victim, HORSE, p.square[piece], attacker_sq):
+                targets &= ~piece_bit(piece)
+        elif not (cx.pinned & piece_bit(piece)):
+            targets &= ~piece_bit(piece)
+    # Protection: with the attacker gone from its square, can an unpinned victim piece take back?
+    saved = p.board[attacker_sq]
+    p.board[attacker_sq] = 0
+    rest = targets
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        t = p.square[piece]
+        defenders = attackers_of(p, t, cx.victim) & ~cx.pinned
+        if defenders == 0:
+            cx.chased |= piece_bit(piece)
+        elif (defenders == piece_bit(side_tag(cx.victim))
+                and attacks_square(p, cx.mover, ROOK, cx.mover_king, t)):
+            # Only the general defends, and taking back would bring it face to face with the other.
+            cx.chased |= piece_bit(piece)
+    p.board[attacker_sq] = saved
+
+
+cdef uint32_t chased_by_move(Pos* p, int move) noexcept nogil:
+    """Play the move (it stays played) and return the mask of the opponent's pieces it newly chases."""
+    cdef ChaseContext cx
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int mover = p.side
+    cdef int victim = mover ^ 1
+    cdef int victim_tag = side_tag(victim)
+    cdef int mover_tag = side_tag(mover)
+    cdef uint32_t shields_before = king_blockers(p, victim)
+    cdef int shield_squares_before[32]
+    cdef int n_shields_before = 0
+    cdef uint32_t victims, targets, rest, new_shields, mover_shields, king_zone, on_file
+    cdef uint32_t discovered_before[16]
+    cdef uint8_t candidate[16]
+    cdef int piece, ptype, sq, t, n_on_file, d, i
+    cdef uint8_t saved_q, saved_k
+
+    # Discovery candidates, and what they attack before the move (from the square they will then
+    # occupy): horses whose leg is the origin, elephants whose eye is the origin, chariots and cannons
+    # on the origin's lines, and cannons on the destination's lines (which may gain a screen).
+    for i in range(16):
+        piece = mover_tag + i
+        sq = p.square[piece]
+        candidate[i] = 0
+        if sq == 0 or sq == from_sq:
+            continue
+        ptype = PIECE_TYPE[piece]
+        d = sq - from_sq
+        if ptype == HORSE and (d == 1 or d == -1 or d == 16 or d == -16):
+            candidate[i] = 1
+        elif ptype == ELEPHANT and (d == 15 or d == 17 or d == -15 or d == -17):
+            candidate[i] = 1
+        elif ptype == ROOK or ptype == CANNON:
+            if same_line(sq, from_sq) or (ptype == CANNON and same_line(sq, to_sq)):
+                candidate[i] = 1
+    # A moving chariot or cannon stays on its origin's line, so it is a candidate too, tested from
+    # its destination.
+    ptype = PIECE_TYPE[p.board[from_sq]]
+    if ptype == ROOK or ptype == CANNON:
+        candidate[p.board[from_sq] - mover_tag] = 2
+    for i in range(16):
+        if candidate[i]:
+            piece = mover_tag + i
+            sq = to_sq if candidate[i] == 2 else p.square[piece]
+            discovered_before[i] = raw_hits(p, mover, PIECE_TYPE[piece], sq)
+    # The general's shields are compared by square: a shield that moves along its line is a new one.
+    while shields_before:
+        shield_squares_before[n_shields_before] = p.square[first_piece(shields_before)]
+        n_shields_before += 1
+        shields_before &= shields_before - 1
+
+    make_move(p, move)
+    victims = side_pieces(victim)
+    cx.mover = mover
+    cx.victim = victim
+    cx.mover_king = p.square[mover_tag]
+    cx.victim_king = p.square[victim_tag]
+    cx.chased = 0
+
+    # Step 1. Pinned victim pieces: shields of their general, plus the only victim piece on the file
+    # the two generals share (moving it off would let them face each other).
+    cx.pinned = king_blockers(p, victim)
+    if file_of(cx.victim_king) == file_of(cx.mover_king):
+        on_file = 0
+        n_on_file = 0
+        for piece in range(victim_tag + 1, victim_tag + 16):
+            sq = p.square[piece]
+            if sq and file_of(sq) == file_of(cx.victim_king):
+                on_file |= piece_bit(piece)
+                n_on_file += 1
+        if n_on_file == 1:
+            cx.pinned |= on_file
+
+    # Step 2. Direct attacks of the moved piece (never by a general or soldier). A chariot or cannon
+    # that moved along a line does not newly attack what stands on that line.
+    ptype = PIECE_TYPE[p.board[to_sq]]
+    if ptype != KING and ptype != PAWN:
+        targets = legal_area_hits(p, mover, ptype, to_sq) & victims
+        if ptype == ROOK or ptype == CANNON:
+            rest = targets
+            while rest:
+                piece = first_piece(rest)
+                rest &= rest - 1
+                t = p.square[piece]
+                if (((from_sq ^ to_sq) & 0xF0) == 0 and ((t ^ to_sq) & 0xF0) == 0) or \
+                        (((from_sq ^ to_sq) & 0x0F) == 0 and ((t ^ to_sq) & 0x0F) == 0):
+                    targets &= ~piece_bit(piece)
+        consider(p, &cx, to_sq, ptype, targets)
+
+    # Step 3. Discovered attacks: what each candidate attacks now and did not attack before.
+    for i in range(16):
+        if candidate[i]:
+            piece = mover_tag + i
+            sq = p.square[piece]
+            targets = raw_hits(p, mover, PIECE_TYPE[piece], sq) & ~discovered_before[i] & victims
+            if targets:
+                consider(p, &cx, sq, PIECE_TYPE[piece], targets)
+
+    # Step 4. New shields of the victim's general (pieces the move pinned or made into screens).
+    new_shields = king_blockers(p, victim)
+    rest = new_shields
+    while rest:
+        piece = first_piece(rest)
+        rest &= rest - 1
+        for i in range(n_shields_before):
+            if shield_squares_before[i] == p.square[piece]:
+                new_shields &= ~piece_bit(piece)
+    if new_shields:
+        # 4a. Fake roots: a newly pinned victim piece no longer protects what it attacks, so those
+        # pieces are chased when the mover (with its own unpinned pieces) attacks them.
+        mover_shields = king_blockers(p, mover)
+        rest = new_shields & victims
+        while rest:
+            piece = first_piece(rest)
+            rest &= rest - 1
+            targets = raw_hits(p, victim, PIECE_TYPE[piece], p.square[piece]) & victims
+            while targets:
+                t = first_piece(targets)
+                targets &= targets - 1
+                ptype = PIECE_TYPE[t]
+                if ptype == KING or (ptype == PAWN and OWN_HALF[victim][p.square[t]]):
+                    continue
+                if attackers_of(p, p.square[t], mover) & ~mover_shields:
+                    cx.chased |= piece_bit(t)
+        # 4b. Discovered-check threats: a mover piece that now screens a line to the victim's general
+        # can capture with check; what it attacks is chased, unless the general itself could take back.
+        king_zone = legal_area_hits(p, victim, KING, cx.victim_king)
+        rest = new_shields & side_pieces(mover)
+        while rest:
+            piece = first_piece(rest)
+            rest &= rest - 1
+            sq = p.square[piece]
+            targets = legal_area_hits(p, mover, PIECE_TYPE[piece], sq) & victims
+            cx.chased |= targets & ~king_zone
+            targets &= king_zone
+            while targets:
+                t = first_piece(targets)
+                targets &= targets - 1
+                saved_q = p.board[sq]
+                saved_k = p.board[cx.victim_king]
+                p.board[sq] = 0
+                p.board[cx.victim_king] = 0
+                if attackers_of(p, p.square[t], mover) & ~piece_bit(piece):
+                    cx.chased |= piece_bit(t)
+                p.board[sq] = saved_q
+                p.board[cx.victim_king] = saved_k
+    return cx.chased

@@ -62,23 +62,19 @@ cdef int find_third_occurrence(Pos* p) noexcept nogil:
 cdef int judge_cycle(Pos* p, int first, int* winner) noexcept nogil:
     """Rule on the moves played from hist[first] to now, a cycle that repeated a position three times.
 
-    Each side's moves are classified over the whole span: all checks is a perpetual check; otherwise,
-    no check at all and one and the same enemy piece newly chased by every move is a perpetual chase
-    (a check among the moves voids a chase: one check one chase is a draw). Check ranks above chase;
-    a forbidden perpetual by one side loses, by both sides draws, and anything else is a draw.
+    Each side's moves are classified over the whole span: all checks is a perpetual check; otherwise
+    one and the same enemy piece newly chased by every move is a perpetual chase (so a check that does
+    not also chase that piece breaks it: one check one chase is a draw). Check ranks above chase; a
+    forbidden perpetual by one side loses, by both sides draws, and anything else is a draw.
     """
     cdef bint all_checks[2]
-    cdef bint any_check[2]
     cdef uint32_t chased[2]
     cdef int k, mover, n = p.ply
     all_checks[0] = all_checks[1] = True
-    any_check[0] = any_check[1] = False
-    chased[0] = chased[1] = 0xFFFF
+    chased[0] = chased[1] = 0xFFFFFFFF
     for k in range(first, n):
         mover = side_at(p, k)
-        if p.hist[k + 1].in_check:
-            any_check[mover] = True
-        else:
+        if not p.hist[k + 1].in_check:
             all_checks[mover] = False
     winner[0] = -1
     if all_checks[RED] or all_checks[BLACK]:
@@ -86,18 +82,13 @@ cdef int judge_cycle(Pos* p, int first, int* winner) noexcept nogil:
             return REPETITION
         winner[0] = BLACK if all_checks[RED] else RED
         return PERPETUAL_CHECK
-    if any_check[RED] and any_check[BLACK]:
-        return REPETITION
     # Replay the cycle to see what each move newly chases (piece ids follow pieces through the cycle).
+    # A checking move may chase too; a move that only checks breaks a chase (one check one chase).
     for k in range(first, n):
         unmake_move(p)
     for k in range(first, n):
         mover = p.side
-        make_move(p, p.hist[k].move)
-        chased[mover] &= chased_by_last_move(p)
-    for mover in range(2):
-        if any_check[mover]:
-            chased[mover] = 0
+        chased[mover] &= chased_by_move(p, p.hist[k].move)
     if chased[RED] and chased[BLACK]:
         return REPETITION
     if chased[RED] or chased[BLACK]:

@@ -6,6 +6,7 @@ cdef uint8_t OWN_HALF[2][BOARD_SIZE]    # OWN_HALF[side][sq]: sq lies on side's 
 cdef uint8_t PIECE_TYPE[48]             # type of each piece id, NO_TYPE for ids that are not pieces
 cdef uint64_t ZOBRIST[14][BOARD_SIZE]   # [type + 7 * side][square]
 cdef uint64_t ZOBRIST_SIDE              # xored in when Black is to move
+cdef int HORSE_LEG[512]                 # [to - from + 256]: offset of the leg of a horse jump, 0 if none
 
 # Step offsets on the padded board.
 cdef int ORTHOGONAL[4]
@@ -64,6 +65,13 @@ cdef void init_tables() noexcept nogil:
         for slot in range(SLOT_FIRST[t], SLOT_FIRST[t] + SLOT_COUNT[t]):
             PIECE_TYPE[16 + slot] = t
             PIECE_TYPE[32 + slot] = t
+    for i in range(512):
+        HORSE_LEG[i] = 0
+    # Jumps of two ranks have their leg one rank ahead, jumps of two files one file aside.
+    HORSE_LEG[256 + 33] = HORSE_LEG[256 + 31] = 16
+    HORSE_LEG[256 - 33] = HORSE_LEG[256 - 31] = -16
+    HORSE_LEG[256 + 18] = HORSE_LEG[256 - 14] = 1
+    HORSE_LEG[256 - 18] = HORSE_LEG[256 + 14] = -1
     for i in range(14):
         for sq in range(BOARD_SIZE):
             ZOBRIST[i][sq] = splitmix64(&seed)
