@@ -1,8 +1,8 @@
 """Move notation: Chinese (纵线格式), WXF and ICCS.
 
-All three notations describe the same move.  Internally a move is always ICCS in
-lower case without a hyphen (``"h2e2"``): files ``a``..``i`` from Red's left,
-ranks ``0``..``9`` from Red's side.
+All three notations describe the same move.  Internally a move is always
+ICCS in lower case without a hyphen (``"h2e2"``): files ``a``..``i`` from
+Red's left, ranks ``0``..``9`` from Red's side.
 
 Chinese and WXF notation describe a move relative to the side that makes it
 (see ``shared/reference/rules.md`` section 5):
@@ -20,6 +20,7 @@ Public functions:
 
 * :func:`to_chinese` and :func:`to_wxf` write one legal move;
 * :func:`to_chinese_list` and :func:`to_wxf_list` write a sequence of moves;
+* :func:`legal_move_texts` writes every legal move of a position at once;
 * :func:`parse_move` reads ICCS, Chinese (simplified or traditional, any digit
   style), WXF or the short form piece + from-file + to-file (``炮25``) and
   returns the ICCS move.
@@ -33,25 +34,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol,
+                    Tuple)
 
 from engine.errors import IllegalMoveError
 
 __all__ = [
     "NotationError",
+    "PositionLike",
     "to_chinese",
     "to_wxf",
     "to_chinese_list",
     "to_wxf_list",
+    "legal_move_texts",
     "parse_move",
 ]
 
 Square = Tuple[int, int]  # (file index 0..8 from Red's left, rank 0..9)
 
 FILE_LETTERS = "abcdefghi"
-_ALL_SQUARES: List[Tuple[Square, str]] = [
-    ((f, r), f"{FILE_LETTERS[f]}{r}") for f in range(9) for r in range(10)
-]
 
 # Piece types use the upper-case FEN letters.
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = "KABNRCP"
@@ -61,7 +62,8 @@ _DIAGONAL_TYPES = (HORSE, ELEPHANT, ADVISOR)  # last symbol is a file
 FORWARD, BACKWARD, SIDEWAYS = "+", "-", "."
 
 # Position words.  FRONT2/REAR2 are WXF's "++"/"--" (four or five pawns).
-FRONT, MIDDLE, REAR, FRONT2, REAR2 = "front", "middle", "rear", "front2", "rear2"
+FRONT, MIDDLE, REAR = "front", "middle", "rear"
+FRONT2, REAR2 = "front2", "rear2"
 
 # ---------------------------------------------------------------------------
 # Symbol tables
@@ -132,6 +134,25 @@ class NotationError(IllegalMoveError):
     """Move text that is malformed, ambiguous or names no legal move."""
 
 
+class PositionLike(Protocol):
+    """What this module needs from a position (:class:`engine.Position`).
+
+    ``turn`` compares equal to "red" or "black"; ``fen()`` is a Xiangqi FEN
+    (rank 9 first, upper case = Red); ``legal_moves()`` lists ICCS moves.
+    """
+
+    @property
+    def turn(self) -> str: ...
+
+    def fen(self) -> str: ...
+
+    def legal_moves(self) -> List[str]: ...
+
+    def copy(self) -> "PositionLike": ...
+
+    def push(self, move: str) -> None: ...
+
+
 # ---------------------------------------------------------------------------
 # Origin labels
 #
@@ -157,27 +178,51 @@ class _MoveText:
     side: Optional[str] = None  # side named by the piece word, if any
 
 
+def _is_red(position: PositionLike) -> bool:
+    """Whether Red is to move (``position.turn`` equals "red" or "black")."""
+    turn = position.turn
+    if turn == "red":
+        return True
+    if turn == "black":
+        return False
+    raise ValueError(f"unknown side to move: {turn!r}")
+
+
+def _read_board(fen: str) -> Dict[Square, str]:
+    """The pieces of a FEN board field, by square."""
+    board: Dict[Square, str] = {}
+    rows = fen.split()[0].split("/")
+    if len(rows) != 10:
+        raise ValueError(f"not a Xiangqi FEN: {fen!r}")
+    for i, row in enumerate(rows):
+        rank = 9 - i
+        file_index = 0
+        for ch in row:
+            if ch.isdigit():
+                file_index += int(ch)
+            else:
+                board[(file_index, rank)] = ch
+                file_index += 1
+    return board
+
+
 class _Snapshot:
     """The board of one position, seen from the side to move."""
 
-    def __init__(self, position: Any) -> None:
-        turn = position.turn
-        if turn == "red":
-            self.red = True
-        elif turn == "black":
-            self.red = False
-        else:
-            raise ValueError(f"unknown side to move: {turn!r}")
-        self.board: Dict[Square, str] = {}
-        for square, name in _ALL_SQUARES:
-            piece = position.piece_at(name)
-            if piece:
-                self.board[square] = piece
+    def __init__(self, position: PositionLike) -> None:
+        self.red = _is_red(position)
+        self.board = _read_board(position.fen())
         self._groups: Dict[str, "_Group"] = {}
 
     @property
     def side(self) -> str:
+        """Side to move: "red" or "black"."""
         return "red" if self.red else "black"
+
+    @property
+    def side_name(self) -> str:
+        """Side to move as written in messages: "Red" or "Black"."""
+        return "Red" if self.red else "Black"
 
     def file_no(self, file_index: int) -> int:
         """File number 1..9 counted from the mover's right."""
@@ -195,11 +240,13 @@ class _Snapshot:
         return piece.upper()
 
     def group(self, piece_type: str) -> "_Group":
-        if piece_type not in self._groups:
-            squares = [sq for sq in self.board
-                       if self.piece_type(sq) == piece_type]
-            self._groups[piece_type] = _Group(self, squares)
-        return self._groups[piece_type]
+        """The mover's pieces of ``piece_type``."""
+        group = self._groups.get(piece_type)
+        if group is None:
+            letter = piece_type if self.red else piece_type.lower()
+            squares = [sq for sq, pc in self.board.items() if pc == letter]
+            group = self._groups[piece_type] = _Group(self, squares)
+        return group
 
 
 class _Group:
@@ -215,8 +262,9 @@ class _Group:
         self.by_file = by_file
         # xqbase list: pieces on files holding two or more of them, from the
         # mover's right to left, then front to back.
-        tandem_files = sorted((f for f, col in by_file.items() if len(col) > 1),
-                              key=snap.file_no)
+        tandem_files = sorted(
+            (f for f, col in by_file.items() if len(col) > 1),
+            key=snap.file_no)
         self.tandem_file_count = len(tandem_files)
         self.xqbase = [sq for f in tandem_files for sq in by_file[f]]
 
@@ -241,6 +289,17 @@ def _chinese_label(snap: _Snapshot, piece: str, square: Square) -> Label:
     return ("index", i + 1)
 
 
+# WXF words for 2..5 pieces on one file, front to back; None keeps the file
+# digit (the middle one of three or five).
+_WXF_COLUMN_WORDS: Dict[int, Tuple[Optional[str], ...]] = {
+    2: (FRONT, REAR),
+    3: (FRONT, None, REAR),
+    4: (FRONT2, FRONT, REAR, REAR2),
+    5: (FRONT2, FRONT, None, REAR, REAR2),
+}
+_WXF_HEADS = {FRONT: "+", REAR: "-", FRONT2: "++", REAR2: "--"}
+
+
 def _wxf_label(snap: _Snapshot, piece: str, square: Square) -> Label:
     """The origin label official WXF notation writes for ``square``."""
     group = snap.group(piece)
@@ -253,14 +312,10 @@ def _wxf_label(snap: _Snapshot, piece: str, square: Square) -> Label:
     if piece == PAWN and group.tandem_file_count >= 2:
         word = FRONT if k == 0 else REAR if k == count - 1 else MIDDLE
         return ("file_pos", file_no, word)
-    layouts = {
-        2: (FRONT, REAR),
-        3: (FRONT, None, REAR),
-        4: (FRONT2, FRONT, REAR, REAR2),
-        5: (FRONT2, FRONT, None, REAR, REAR2),
-    }
-    word = layouts[count][k]
-    return ("file", file_no) if word is None else ("pos", word)
+    column_word = _WXF_COLUMN_WORDS[count][k]
+    if column_word is None:
+        return ("file", file_no)
+    return ("pos", column_word)
 
 
 def _column_word_matches(column: List[Square], square: Square,
@@ -302,9 +357,10 @@ def _origin_matches(snap: _Snapshot, text: _MoveText, square: Square) -> bool:
     if kind == "file":
         if snap.file_no(square[0]) != text.origin[1]:
             return False
-        if wxf and text.piece == PAWN and len(column) >= 3 \
-                and group.tandem_file_count < 2:
-            # WXF keeps the file digit only for the middle one of 3 or 5.
+        if wxf and text.direction is not None and text.piece == PAWN \
+                and len(column) >= 3 and group.tandem_file_count < 2:
+            # WXF keeps the file digit only for the middle one of 3 or 5
+            # (not in the shorthand, where it just names the file).
             return _column_word_matches(column, square, MIDDLE, True)
         return True
     if kind == "pos":
@@ -335,13 +391,23 @@ def _decode(move: str) -> Tuple[Square, Square]:
     """ICCS text -> (from, to) squares; raises NotationError if malformed."""
     m = _ICCS_RE.match(move.strip()) if isinstance(move, str) else None
     if m is None:
-        raise NotationError(f"not an ICCS move: {move!r} (expected e.g. 'h2e2')")
+        raise NotationError(
+            f"not an ICCS move: {move!r} (expected e.g. 'h2e2')")
     return ((FILE_LETTERS.index(m.group(1).lower()), int(m.group(2))),
             (FILE_LETTERS.index(m.group(3).lower()), int(m.group(4))))
 
 
 def _encode(frm: Square, to: Square) -> str:
-    return f"{FILE_LETTERS[frm[0]]}{frm[1]}{FILE_LETTERS[to[0]]}{to[1]}"
+    return _square_name(frm) + _square_name(to)
+
+
+def _square_name(square: Square) -> str:
+    return f"{FILE_LETTERS[square[0]]}{square[1]}"
+
+
+def _square_of(name: str) -> Square:
+    """Square of a well-formed lower-case name such as "e0" (no checks)."""
+    return ord(name[0]) - 97, ord(name[1]) - 48
 
 
 def _shape(snap: _Snapshot, piece: str, frm: Square,
@@ -383,27 +449,29 @@ def _render_wxf(piece: str, label: Label, direction: str, last: int) -> str:
     if kind == "file":
         head = f"{letter}{label[1]}"
     elif kind == "pos":
-        head = {FRONT: letter + "+", REAR: letter + "-",
-                FRONT2: "++", REAR2: "--"}[label[1]]
-    elif kind == "file_pos":
+        word = label[1]
+        head = _WXF_HEADS[word] if word in (FRONT2, REAR2) \
+            else letter + _WXF_HEADS[word]
+    else:  # ("file_pos", n, word): soldiers doubled on two files
         file_no, word = label[1], label[2]
-        head = f"{file_no}" + {FRONT: "+", REAR: "-", MIDDLE: str(file_no)}[word]
-    else:  # ("index", k): not produced by to_wxf, kept for completeness
-        head = letter + _WXF_INDEX_LETTERS[label[1] - 1].lower()
+        head = f"{file_no}" + (str(file_no) if word == MIDDLE
+                               else _WXF_HEADS[word])
     return f"{head}{direction}{last}"
 
 
-def _prepare(position: Any, move: str) -> Tuple[_Snapshot, str, Square, Square]:
+def _prepare(position: PositionLike,
+             move: str) -> Tuple[_Snapshot, str, Square, Square]:
     """Check that ``move`` is legal in ``position`` and read the board."""
     frm, to = _decode(move)
     iccs = _encode(frm, to)
+    snap = _Snapshot(position)
     if iccs not in position.legal_moves():
         raise NotationError(
-            f"{iccs} is not a legal move for {position.turn} in this position")
-    snap = _Snapshot(position)
+            f"{iccs} is not a legal move for {snap.side_name} "
+            "in this position")
     piece = snap.piece_type(frm)
     if piece is None:  # cannot happen for a legal move
-        raise NotationError(f"no {snap.side} piece on {iccs[:2]}")
+        raise NotationError(f"no {snap.side_name} piece on {iccs[:2]}")
     return snap, piece, frm, to
 
 
@@ -418,7 +486,7 @@ def _wxf_of(snap: _Snapshot, piece: str, frm: Square, to: Square) -> str:
     return _render_wxf(piece, _wxf_label(snap, piece, frm), direction, last)
 
 
-def to_chinese(p: Any, move: str) -> str:
+def to_chinese(p: PositionLike, move: str) -> str:
     """Write a legal ICCS move of ``p`` in Chinese notation (simplified).
 
     Red uses the numerals 一..九, Black the digits 1..9.  Examples from the
@@ -432,7 +500,7 @@ def to_chinese(p: Any, move: str) -> str:
     return _chinese_of(snap, piece, frm, to)
 
 
-def to_wxf(p: Any, move: str) -> str:
+def to_wxf(p: PositionLike, move: str) -> str:
     """Write a legal ICCS move of ``p`` in official WXF notation.
 
     Sideways moves use ``.``.  Examples: ``C2.5``, ``H8+7``, ``R+.3``,
@@ -445,7 +513,31 @@ def to_wxf(p: Any, move: str) -> str:
     return _wxf_of(snap, piece, frm, to)
 
 
-def _render_list(p: Any, moves: Iterable[str], write: Any) -> List[str]:
+def legal_move_texts(p: PositionLike,
+                     notation: str = "chinese") -> Dict[str, str]:
+    """Every legal move of ``p`` (ICCS) mapped to its text, in one pass.
+
+    ``notation`` is ``"chinese"`` or ``"wxf"``.  Cheaper than calling
+    :func:`to_chinese` or :func:`to_wxf` once per move, e.g. for a move list
+    in a user interface.
+    """
+    if notation not in ("chinese", "wxf"):
+        raise ValueError(
+            f"notation must be 'chinese' or 'wxf', not {notation!r}")
+    write = _chinese_of if notation == "chinese" else _wxf_of
+    snap = _Snapshot(p)
+    texts: Dict[str, str] = {}
+    for move in p.legal_moves():
+        frm, to = _square_of(move[:2]), _square_of(move[2:])
+        piece = snap.piece_type(frm)
+        if piece is None:  # cannot happen for a legal move
+            raise NotationError(f"no {snap.side_name} piece on {move[:2]}")
+        texts[move] = write(snap, piece, frm, to)
+    return texts
+
+
+def _render_list(p: PositionLike, moves: Iterable[str],
+                 write: Callable[[PositionLike, str], str]) -> List[str]:
     board = p.copy()
     out: List[str] = []
     for move in moves:
@@ -454,7 +546,7 @@ def _render_list(p: Any, moves: Iterable[str], write: Any) -> List[str]:
     return out
 
 
-def to_chinese_list(p: Any, moves: Iterable[str]) -> List[str]:
+def to_chinese_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
     """Write a sequence of ICCS moves played from ``p`` in Chinese notation.
 
     ``p`` itself is left unchanged.
@@ -462,7 +554,7 @@ def to_chinese_list(p: Any, moves: Iterable[str]) -> List[str]:
     return _render_list(p, moves, to_chinese)
 
 
-def to_wxf_list(p: Any, moves: Iterable[str]) -> List[str]:
+def to_wxf_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
     """Write a sequence of ICCS moves played from ``p`` in WXF notation.
 
     ``p`` itself is left unchanged.
@@ -488,7 +580,8 @@ def _is_chinese(text: str) -> bool:
 def _parse_chinese(text: str, original: str) -> _MoveText:
     """Split Chinese text into its parts (syntax only, no board)."""
     def bad(reason: str) -> NotationError:
-        return NotationError(f"cannot read {original!r}: {reason}; {_FORMAT_HELP}")
+        return NotationError(
+            f"cannot read {original!r}: {reason}; {_FORMAT_HELP}")
 
     chars = list(text)
     if len(chars) == 3:
@@ -526,7 +619,8 @@ def _parse_chinese(text: str, original: str) -> _MoveText:
         else:
             raise bad(f"{c0!r} is not 前, 中, 后 or 一..五")
     else:
-        raise bad("no piece name (车, 马, 炮, 兵, ...) in the first two characters")
+        raise bad("no piece name (车, 马, 炮, 兵, ...) "
+                  "in the first two characters")
     return _MoveText("chinese", piece, origin, direction, last, side)
 
 
@@ -539,11 +633,12 @@ def _parse_wxf(text: str, original: str) -> _MoveText:
             continue
         g = m.groups()
         if form == "file":
-            return _MoveText("wxf", _WXF_PIECE_LETTERS[g[0]], ("file", int(g[1])),
-                             _WXF_OPERATORS[g[2]], int(g[3]))
+            return _MoveText("wxf", _WXF_PIECE_LETTERS[g[0]],
+                             ("file", int(g[1])), _WXF_OPERATORS[g[2]],
+                             int(g[3]))
         if form == "short":
-            return _MoveText("wxf", _WXF_PIECE_LETTERS[g[0]], ("file", int(g[1])),
-                             None, int(g[2]))
+            return _MoveText("wxf", _WXF_PIECE_LETTERS[g[0]],
+                             ("file", int(g[1])), None, int(g[2]))
         if form == "pos":
             direction = _WXF_OPERATORS[g[2]] if g[2] else SIDEWAYS
             return _MoveText("wxf", _WXF_PIECE_LETTERS[g[0]],
@@ -576,38 +671,48 @@ def _parse_wxf(text: str, original: str) -> _MoveText:
     raise NotationError(f"cannot read {original!r} as a move; {_FORMAT_HELP}")
 
 
+_POSITION_PHRASES = {
+    FRONT: "in front (前, +)", MIDDLE: "in the middle (中)",
+    REAR: "at the rear (后, -)", FRONT2: "frontmost (++)",
+    REAR2: "rearmost (--)",
+}
+
+
 def _describe_origin(text: _MoveText) -> str:
+    """The origin of ``text`` in words, for messages."""
     kind = text.origin[0]
     if kind == "file":
         return f"on file {text.origin[1]}"
     if kind == "pos":
-        return f"in position {text.origin[1]}"
+        return _POSITION_PHRASES[text.origin[1]]
     if kind == "index":
-        return f"with number {text.origin[1]}"
-    return f"in position {text.origin[2]} on file {text.origin[1]}"
+        return f"numbered {text.origin[1]}"
+    return f"{_POSITION_PHRASES[text.origin[2]]} on file {text.origin[1]}"
 
 
-def _resolve(p: Any, snap: _Snapshot, text: _MoveText, original: str) -> str:
+def _resolve(p: PositionLike, snap: _Snapshot, text: _MoveText,
+             original: str) -> str:
     """Find the unique legal move that ``text`` describes."""
     write = _wxf_of if text.style == "wxf" else _chinese_of
-    side = snap.side
+    side = snap.side_name
     what = f"{side} {_TYPE_NAMES[text.piece]}"
-    if text.side is not None and text.side != side:
+    if text.side is not None and text.side != snap.side:
         raise NotationError(
-            f"{original!r} names a {text.side} piece but {side} is to move")
+            f"{original!r} names a {text.side.capitalize()} piece, "
+            f"but {side} is to move")
     group = snap.group(text.piece)
     if not group.squares:
         raise NotationError(f"{original!r}: there is no {what} on the board")
     origins = {sq for sq in group.squares if _origin_matches(snap, text, sq)}
     if not origins:
+        hint = "" if text.origin[0] == "file" else (
+            " (position words and numbers need several of them on one file)")
         raise NotationError(
-            f"{original!r}: no {what} {_describe_origin(text)}")
+            f"{original!r}: no {what} {_describe_origin(text)}{hint}")
 
-    own_moves: List[Tuple[str, Square, Square]] = []
-    for move in p.legal_moves():
-        frm, to = _decode(move)
-        if frm in origins:
-            own_moves.append((move, frm, to))
+    names = {_square_name(sq) for sq in origins}
+    own_moves = [(move, _square_of(move[:2]), _square_of(move[2:]))
+                 for move in p.legal_moves() if move[:2] in names]
     hits = []
     for move, frm, to in own_moves:
         direction, last = _shape(snap, text.piece, frm, to)
@@ -633,7 +738,7 @@ def _resolve(p: Any, snap: _Snapshot, text: _MoveText, original: str) -> str:
         f"{original!r} is ambiguous for {side}: it could be {options}")
 
 
-def parse_move(p: Any, text: str) -> str:
+def parse_move(p: PositionLike, text: str) -> str:
     """Read a move of the side to move in ``p`` and return it as ICCS.
 
     Accepted forms:
@@ -654,7 +759,8 @@ def parse_move(p: Any, text: str) -> str:
             mean more than one legal move (the message lists the candidates).
     """
     if not isinstance(text, str):
-        raise NotationError(f"move text must be a string, not {type(text).__name__}")
+        raise NotationError(
+            f"move text must be a string, not {type(text).__name__}")
     compact = _normalise(text)
     if not compact:
         raise NotationError("empty move text; " + _FORMAT_HELP)
@@ -662,8 +768,9 @@ def parse_move(p: Any, text: str) -> str:
         frm, to = _decode(compact)
         move = _encode(frm, to)
         if move not in p.legal_moves():
+            side = "Red" if _is_red(p) else "Black"
             raise NotationError(
-                f"{text!r} ({move}) is not a legal move for {p.turn} "
+                f"{text!r} ({move}) is not a legal move for {side} "
                 "in this position")
         return move
     if _is_chinese(compact):

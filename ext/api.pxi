@@ -1,7 +1,6 @@
 # The Python-visible face of the kernel: one class, Board, used by engine.position. It speaks ICCS
 # strings ("h2e2") and small integers; FEN parsing and validation live in Python (engine/fen.py).
 
-PIECE_LETTERS = "KABNRCP"
 VERDICT_NAMES = {
     ONGOING: None,
     CHECKMATE: "checkmate",
