@@ -17,6 +17,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .protocol import serve
 
         return serve(sys.stdin, sys.stdout)
+    if args[0] == "match":  # cutechess-style single-dash options: parsed by the match tool itself
+        from .match.cli import main as match_main
+
+        return match_main(args[1:])
     parser = argparse.ArgumentParser(
         prog="jiangjun",
         description="jiangjun (将军), a Xiangqi engine. Without a subcommand it speaks UCCI/UCI on stdin/stdout.",

@@ -1,0 +1,212 @@
+"""One game between two engine processes, judged by the rules library and the clocks kept here."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..position import Position
+from .openings import Opening
+from .player import EngineError, EngineProcess, Limits, SearchResult
+from .timecontrol import Clock, TimeControl
+
+MATE_CP = 100_000  # a mate score, in centipawns, for adjudication (minus the distance to mate)
+
+# Termination keys, in the order tables list them, with the words used in PGN Termination tags.
+TERMINATIONS = {
+    "checkmate": "checkmate",
+    "stalemate": "stalemate",
+    "perpetual_check": "perpetual check",
+    "perpetual_chase": "perpetual chase",
+    "repetition": "repetition",
+    "sixty_moves": "60-move rule",
+    "insufficient_material": "insufficient material",
+    "time_forfeit": "time forfeit",
+    "illegal_move": "illegal move",
+    "crash": "crash",
+    "hang": "hang",
+    "no_move": "no move in a live position",
+    "resign_adjudication": "adjudicated: resignation",
+    "draw_adjudication": "adjudicated: draw",
+    "max_moves": "adjudicated: move limit",
+}
+
+
+@dataclass
+class Adjudication:
+    """Score-based adjudication, as in cutechess-cli, plus a move limit."""
+
+    draw_movenumber: int = 0      # draw: from this full move on ...
+    draw_movecount: int = 0       # ... when both sides' scores stayed within draw_score for this many moves each
+    draw_score: int = 0
+    resign_movecount: int = 0     # resign: a side's score at or below -resign_score for this many moves
+    resign_score: int = 0
+    resign_twosided: bool = False  # ... and the opponent's at or above resign_score
+    max_moves: int = 0            # full moves after which the game is a draw (0: no limit)
+
+
+@dataclass
+class Player:
+    """An engine in a game: its process, time control and display name."""
+
+    process: EngineProcess
+    name: str
+    tc: TimeControl
+
+
+@dataclass
+class GameRecord:
+    red: str
+    black: str
+    opening: Opening
+    moves: list[str] = field(default_factory=list)      # ICCS, opening moves included
+    comments: list[Optional[str]] = field(default_factory=list)
+    result: str = "*"
+    termination: str = ""      # a key of TERMINATIONS
+    detail: str = ""           # what happened, for people
+    loser_index: Optional[int] = None   # 0 red, 1 black: the engine at fault, when one failed
+    clock_log: list[tuple[int, str, float, Optional[int]]] = field(default_factory=list)
+    # (ply, side, remaining seconds sent, movestogo sent) for every go; tests read it
+
+    @property
+    def winner(self) -> Optional[str]:
+        return {"1-0": "red", "0-1": "black"}.get(self.result)
+
+
+def play_game(
+    red: Player,
+    black: Player,
+    opening: Opening,
+    adjudication: Adjudication,
+    time_margin: float,
+    stall_timeout: float,
+    stop: threading.Event,
+    on_move: Optional[Callable[[GameRecord], None]] = None,
+) -> GameRecord:
+    """Play one game to its end by the rules, a failure, adjudication or a stop request."""
+    record = GameRecord(red.name, black.name, opening)
+    position = Position(opening.fen)
+    for move in opening.moves:
+        position.push(move)
+        record.moves.append(move)
+        record.comments.append("book")
+    players = (red, black)
+    clocks = (Clock(red.tc), Clock(black.tc))
+    scores: tuple[list[int], list[int]] = ([], [])
+
+    def finish(result: str, termination: str, detail: str, loser: Optional[int] = None) -> GameRecord:
+        record.result, record.termination, record.detail, record.loser_index = result, termination, detail, loser
+        return record
+
+    while True:
+        outcome = position.outcome()
+        if outcome is not None:
+            result = outcome.result
+            who = {"red": "Red", "black": "Black"}.get(outcome.winner or "", "")
+            words = TERMINATIONS[outcome.reason]
+            return finish(result, outcome.reason, f"{who} wins by {words}" if who else f"draw by {words}")
+        if stop.is_set():
+            return finish("*", "", "interrupted")
+        side = 0 if position.turn == "red" else 1
+        mover, clock = players[side], clocks[side]
+        loses = "0-1" if side == 0 else "1-0"
+        mover_word = "Red" if side == 0 else "Black"
+        limits, timeout = _limits(mover.tc, clocks, side, time_margin, stall_timeout)
+        record.clock_log.append((len(record.moves), "red" if side == 0 else "black",
+                                 clock.remaining if mover.tc.stages else -1.0, clock.moves_to_go()))
+        try:
+            answer = mover.process.go(opening.fen, record.moves, position.turn.value, limits, timeout)
+        except EngineError as exc:
+            if stop.is_set():
+                return finish("*", "", "interrupted")
+            kind = "crash" if exc.kind == "crash" else "hang"
+            if kind == "hang" and mover.tc.stages:
+                return finish(loses, "time_forfeit", f"{mover_word} ({mover.name}) did not move in time and stopped answering: {exc}", side)
+            return finish(loses, kind, f"{mover_word} ({mover.name}): {exc}", side)
+        if mover.tc.stages:
+            over = answer.elapsed - clock.remaining
+            clock.punch(answer.elapsed)
+            if over > time_margin:
+                return finish(loses, "time_forfeit", f"{mover_word} ({mover.name}) lost on time ({over:.3f} s over)",
+                              side)
+        elif mover.tc.movetime is not None and answer.elapsed > mover.tc.movetime + time_margin:
+            return finish(loses, "time_forfeit",
+                          f"{mover_word} ({mover.name}) took {answer.elapsed:.3f} s for a {mover.tc.movetime:g} s move",
+                          side)
+        if answer.resign:
+            return finish(loses, "resign_adjudication", f"{mover_word} ({mover.name}) resigns")
+        if answer.bestmove is None:
+            return finish(loses, "no_move", f"{mover_word} ({mover.name}) gave no move in a live position", side)
+        if not position.is_legal(answer.bestmove):
+            return finish(loses, "illegal_move",
+                          f"{mover_word} ({mover.name}) played the illegal move {answer.bestmove}", side)
+        position.push(answer.bestmove)
+        record.moves.append(answer.bestmove)
+        record.comments.append(_comment(answer))
+        scores[side].append(_score_cp(answer))
+        if on_move is not None:
+            on_move(record)
+        verdict = _adjudicate(adjudication, scores, side, position)
+        if verdict is not None:
+            return finish(*verdict)
+
+
+def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: float,
+            stall_timeout: float) -> tuple[Limits, float]:
+    """What to send with go, and how long to wait before declaring the engine hung."""
+    if tc.stages:
+        own = clocks[side]
+        red, black = clocks
+        limits = Limits(
+            red_time=max(0.0, red.remaining) * 1000, black_time=max(0.0, black.remaining) * 1000,
+            red_inc=red.increment() * 1000, black_inc=black.increment() * 1000,
+            movestogo=own.moves_to_go(),
+        )
+        return limits, max(0.0, own.remaining) + margin + 1.0
+    if tc.movetime is not None:
+        return Limits(movetime=tc.movetime * 1000), tc.movetime + margin + 1.0
+    return Limits(depth=tc.depth, nodes=tc.nodes), stall_timeout
+
+
+def _score_cp(answer: SearchResult) -> Optional[int]:
+    if answer.mate is not None:
+        return MATE_CP - abs(answer.mate) if answer.mate > 0 else -(MATE_CP - abs(answer.mate))
+    return answer.score_cp
+
+
+def _comment(answer: SearchResult) -> str:
+    """cutechess-style move comment: score in pawns from the mover's side / depth, and time."""
+    if answer.mate is not None:
+        score = f"{'+' if answer.mate > 0 else '-'}M{abs(answer.mate)}"
+    elif answer.score_cp is not None:
+        score = f"{answer.score_cp / 100:+.2f}"
+    else:
+        score = "?"
+    depth = answer.depth if answer.depth is not None else 0
+    return f"{score}/{depth} {answer.elapsed:.3f}s"
+
+
+def _adjudicate(rule: Adjudication, scores: tuple[list, list], side: int,
+                position: Position) -> Optional[tuple[str, str, str]]:
+    """Score-based adjudication after a move by `side`; returns finish() arguments or None."""
+    fullmoves = len(position.move_stack) // 2
+    if rule.resign_movecount > 0:
+        recent = scores[side][-rule.resign_movecount:]
+        other = scores[1 - side][-rule.resign_movecount:]
+        if len(recent) == rule.resign_movecount and all(s is not None and s <= -rule.resign_score for s in recent):
+            if not rule.resign_twosided or (
+                len(other) == rule.resign_movecount and all(s is not None and s >= rule.resign_score for s in other)
+            ):
+                who = "Red" if side == 0 else "Black"
+                return ("0-1" if side == 0 else "1-0", "resign_adjudication", f"{who} resigns (adjudicated)")
+    if rule.draw_movecount > 0 and fullmoves >= rule.draw_movenumber:
+        a = scores[0][-rule.draw_movecount:]
+        b = scores[1][-rule.draw_movecount:]
+        if len(a) == len(b) == rule.draw_movecount and all(
+            s is not None and abs(s) <= rule.draw_score for s in a + b
+        ):
+            return ("1/2-1/2", "draw_adjudication", "draw by adjudication")
+    if rule.max_moves > 0 and fullmoves >= rule.max_moves:
+        return ("1/2-1/2", "max_moves", f"draw: the {rule.max_moves}-move limit of the match")
+    return None

@@ -1,0 +1,90 @@
+"""Opening positions for matches: the built-in book, and EPD, PGN or book files."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from ..fen import START_FEN
+from ..position import Position
+
+BOOK_FILE = Path(__file__).with_name("book.txt")
+FORMATS = ("epd", "pgn", "book")
+
+
+class OpeningError(ValueError):
+    """An opening file that cannot be read, with the file and line at fault."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A starting position: a FEN and moves played from it."""
+
+    name: str
+    fen: str = START_FEN
+    moves: tuple[str, ...] = ()
+
+    def position(self) -> Position:
+        position = Position(self.fen)
+        for move in self.moves:
+            position.push(move)
+        return position
+
+
+def default_book() -> list[Opening]:
+    """The built-in balanced openings (central cannon, elephant, pawn and horse openings and replies)."""
+    return load_openings(BOOK_FILE, "book")
+
+
+def load_openings(path: str | Path, fmt: Optional[str] = None) -> list[Opening]:
+    """Read openings from a file. fmt: "epd" (a FEN per line), "pgn" (games: FEN tag and moves), or
+    "book" (`name ; ICCS moves` per line); by default chosen from the file's extension."""
+    path = Path(path)
+    fmt = (fmt or {".epd": "epd", ".fen": "epd", ".pgn": "pgn"}.get(path.suffix.lower(), "book")).lower()
+    if fmt not in FORMATS:
+        raise OpeningError(f"unknown opening format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if not path.is_file():
+        raise OpeningError(f"opening file {str(path)!r} does not exist")
+    if fmt == "pgn":
+        return _load_pgn(path)
+    openings = []
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            opening = _parse_epd(line, number) if fmt == "epd" else _parse_book(line, number)
+            opening.position()  # validates the FEN and the moves
+        except ValueError as exc:
+            raise OpeningError(f"{path}:{number}: {exc}") from None
+        openings.append(opening)
+    if not openings:
+        raise OpeningError(f"opening file {str(path)!r} holds no openings")
+    return openings
+
+
+def _parse_book(line: str, number: int) -> Opening:
+    name, _, moves = line.rpartition(";")
+    return Opening(name.strip() or f"line {number}", START_FEN, tuple(moves.split()))
+
+
+def _parse_epd(line: str, number: int) -> Opening:
+    fields = line.split(";")[0].split()
+    if len(fields) < 2:
+        raise ValueError("an EPD line needs at least a board and a side to move")
+    fen = " ".join(fields[:2])
+    name_match = re.search(r'\bid\s+"([^"]*)"', line)
+    return Opening(name_match.group(1) if name_match else f"position {number}", fen)
+
+
+def _load_pgn(path: Path) -> list[Opening]:
+    from ..pgn import read_games
+
+    openings = []
+    for index, game in enumerate(read_games(path), 1):
+        name = game.headers.get("Opening") or game.headers.get("Event") or f"game {index}"
+        openings.append(Opening(name, game.starting_fen(), tuple(game.moves)))
+    if not openings:
+        raise OpeningError(f"opening file {str(path)!r} holds no games")
+    return openings

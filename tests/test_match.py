@@ -1,0 +1,198 @@
+"""jiangjun match: real matches between engine processes (fake engines and Fairy-Stockfish), judged by
+the rules; failures end games with the right result and reason and the match goes on."""
+import io
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import Position
+from engine.match.cli import UsageError, parse_args
+from engine.match.game import Adjudication
+from engine.match.openings import Opening, default_book
+from engine.match.player import EngineConfig
+from engine.match.runner import EngineSpec, Match, MatchConfig
+from engine.match.stats import Sprt
+from engine.match.timecontrol import TimeControl
+from engine.pgn import read_games
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKES = ROOT / "tests" / "fake_engines"
+FSF = "/usr/games/fairy-stockfish"
+needs_fsf = pytest.mark.skipif(not os.access(FSF, os.X_OK), reason=f"Fairy-Stockfish not installed at {FSF}")
+
+
+@pytest.fixture(autouse=True)
+def _pythonpath(monkeypatch):
+    """The fakes import `engine`: this checkout when it is built in place, else the installed package."""
+    if any((ROOT / "engine").glob("_core*.so")):
+        monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def fake(script: str, *flags: str, name: str | None = None) -> EngineConfig:
+    return EngineConfig(shlex.join([sys.executable, str(FAKES / script), *flags]), name=name or script[:-3])
+
+
+def run_match(engines, tc="10+0.1", openings=None, **settings) -> tuple[Match, str]:
+    out = io.StringIO()
+    specs = [EngineSpec(config, TimeControl.parse(tc)) for config in engines]
+    config = MatchConfig(engines=specs, openings=openings or default_book()[:2], **settings)
+    match = Match(config, out)
+    match.run()
+    return match, out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "script,termination,restarted",
+    [
+        ("illegal_mover.py", "illegal_move", False),
+        ("crasher.py", "crash", True),
+        ("hanger.py", "time_forfeit", True),
+        ("slowpoke.py", "time_forfeit", True),
+        ("none_mover.py", "no_move", False),
+    ],
+)
+def test_misbehaving_engine_loses_and_the_match_goes_on(script, termination, restarted, tmp_path):
+    # The bad engine misbehaves on the 2nd go of its process. A process that crashed, hung or overran
+    # its clock is replaced for the next game, whose new process misbehaves again; a process that only
+    # played a bad move is kept, so its second game is a normal one.
+    match, output = run_match([fake("random_mover.py"), fake(script, name="bad")], tc="2+0",
+                              games=2, pgn_path=str(tmp_path / "games.pgn"),
+                              adjudication=Adjudication(max_moves=60))
+    assert len(match.records) == 2
+    failed = match.records if restarted else match.records[:1]
+    for record in failed:
+        assert record.termination == termination, record.detail
+        assert record.result == ("0-1" if record.red == "bad" else "1-0")
+    assert "Results (2 games)" in output
+    games = read_games(tmp_path / "games.pgn")
+    assert [g.result for g in games] == [r.result for r in match.records]
+    assert games[0].headers["Termination"] != ""
+
+
+def test_hang_without_clock_is_a_hang(tmp_path):
+    match, _ = run_match([fake("random_mover.py"), fake("hanger.py", name="bad")], tc="depth=1",
+                         stall_timeout=1.5)
+    assert match.records[0].termination == "hang"
+
+
+def test_games_end_by_the_rules_and_pgn_replays(tmp_path):
+    pgn = tmp_path / "out.pgn"
+    match, output = run_match([fake("random_mover.py", "--seed", "3", name="r1"),
+                               fake("random_mover.py", "--seed", "4", name="r2")],
+                              games=4, repeat=True, pgn_path=str(pgn), adjudication=Adjudication(max_moves=150))
+    games = read_games(pgn)
+    assert len(games) == 4 == len(match.records)
+    rules_endings = {"checkmate", "stalemate", "perpetual_check", "perpetual_chase", "repetition",
+                     "sixty_moves", "insufficient_material", "max_moves"}
+    for game, record in zip(games, match.records):
+        assert record.termination in rules_endings
+        assert game.headers["Game"] == "Chinese Chess" and game.headers["Format"] == "ICCS"
+        assert game.headers["Red"] == record.red and game.headers["Result"] == record.result
+        assert game.moves == record.moves
+        final = game.end_position()
+        outcome = final.outcome()
+        if record.termination != "max_moves":
+            assert outcome is not None and outcome.result == game.result
+    # With -repeat, consecutive games use the same opening with colours swapped.
+    assert games[0].headers["Opening"] == games[1].headers["Opening"]
+    assert games[0].headers["Red"] == games[1].headers["Black"]
+    assert "Score of r1 vs r2" in output
+
+
+def test_pgn_in_other_notations_reads_back(tmp_path):
+    for notation in ("wxf", "chinese"):
+        pgn = tmp_path / f"{notation}.pgn"
+        match, _ = run_match([fake("random_mover.py", name="a"), fake("random_mover.py", "--seed", "9", name="b")],
+                             games=1, pgn_path=str(pgn), pgn_notation=notation,
+                             adjudication=Adjudication(max_moves=40))
+        (game,) = read_games(pgn)
+        assert game.moves == match.records[0].moves
+
+
+def test_multi_stage_time_control_sends_stage_clocks(tmp_path):
+    # 3 moves in 6 s, then 2 moves in 3 s, repeating: check movestogo and the clock at each go.
+    log = tmp_path / "red.log"
+    engines = [fake("random_mover.py", "--log", str(log), name="logged"), fake("random_mover.py", name="other")]
+    match, _ = run_match(engines, tc="3/6:2/3", openings=[Opening("start")], games=1,
+                         adjudication=Adjudication(max_moves=8))
+    record = match.records[0]
+    red_goes = [entry for entry in record.clock_log if entry[1] == "red"]
+    assert [entry[3] for entry in red_goes[:8]] == [3, 2, 1, 2, 1, 2, 1, 2]
+    # The clock before each stage's first move has that stage's time added.
+    assert 5.5 < red_goes[0][2] <= 6.0
+    assert 8.0 < red_goes[3][2] <= 9.0        # 6 - (3 quick moves) + 3
+    assert 10.5 < red_goes[5][2] <= 12.0      # + 3 more after the second stage
+    sent = [line for line in log.read_text().splitlines() if line.startswith("go")]
+    assert "movestogo 3" in sent[0] and "movestogo 2" in sent[3]
+    wtime = [int(line.split("wtime ")[1].split()[0]) for line in sent if "wtime" in line]
+    assert 8000 < wtime[3] <= 9000
+
+
+def test_scaled_rules_scheme_parses_for_the_match():
+    tc = TimeControl.parse("cn-90-40", scale=1 / 60)
+    assert tc.stages[0].moves == 40 and abs(tc.stages[0].seconds - 90) < 1e-9
+    assert tc.stages[1].moves == 10 and abs(tc.stages[1].seconds - 15) < 1e-9
+
+
+def test_sprt_stops_the_match():
+    # An engine that crashes on its first move loses every game: H1 is accepted after a few games.
+    match, output = run_match([fake("random_mover.py", name="good"), fake("crasher.py", "--at", "1", name="bad")],
+                              games=200, sprt=Sprt(0, 200, 0.05, 0.05), tc="5+0")
+    assert "H1 accepted" in output and "match stopped" in output
+    assert 3 <= len(match.records) < 200
+
+
+@needs_fsf
+def test_match_against_fairy_stockfish_ucci(tmp_path):
+    fsf = EngineConfig(FSF, name="fsf", proto="ucci")
+    pgn = tmp_path / "fsf.pgn"
+    match, output = run_match([fsf, fake("random_mover.py", name="random")], tc="depth=2", games=2,
+                              pgn_path=str(pgn), adjudication=Adjudication(max_moves=120))
+    assert len(match.records) == 2
+    for record in match.records:
+        assert record.termination not in ("illegal_move", "crash", "hang", "time_forfeit", "no_move"), record.detail
+        position = Position(record.opening.fen)
+        for move in record.moves:
+            position.push(move)
+    assert match.scores[(0, 1)].wins == 2   # FSF beats a random mover
+    assert len(read_games(pgn)) == 2
+
+
+def test_command_line_parsing(tmp_path):
+    config = parse_args(
+        ["-engine", "cmd=a", "name=A", "option.Hash=64", "-engine", "cmd=b", "proto=ucci", "tc=5+0.1",
+         "-each", "tc=40/5400:10/900", "proto=uci", "-scale", "0.5", "-games", "2", "-rounds", "3",
+         "-concurrency", "2", "-repeat", "-pgnout", str(tmp_path / "x.pgn"), "notation=wxf",
+         "-sprt", "elo0=0", "elo1=10", "-draw", "movenumber=40", "movecount=8", "score=10",
+         "-resign", "movecount=3", "score=600", "-maxmoves", "200", "-timemargin", "250"]
+    )
+    a, b = config.engines
+    assert a.config.name == "A" and a.config.options == {"Hash": "64"} and a.config.proto == "uci"
+    assert a.tc.stages[0].seconds == 2700 and b.config.proto == "ucci" and b.tc.stages[0].seconds == 2.5
+    assert (config.games, config.rounds, config.concurrency, config.repeat) == (2, 3, 2, True)
+    assert config.pgn_notation == "wxf" and config.sprt is not None
+    assert config.adjudication.draw_movenumber == 40 and config.adjudication.resign_score == 600
+    assert config.adjudication.max_moves == 200 and config.time_margin == 0.25
+    assert len(config.openings) >= 30
+    for bad in (["-engine", "cmd=a"], ["-engine", "cmd=a", "-engine", "cmd=b"], ["-bogus"],
+                ["-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tc=1", "-games", "x"]):
+        with pytest.raises(UsageError):
+            parse_args(bad)
+
+
+def test_command_line_runs_a_match(tmp_path):
+    env = dict(os.environ)
+    if any((ROOT / "engine").glob("_core*.so")):
+        env["PYTHONPATH"] = str(ROOT)
+    cmd = [sys.executable, "-m", "engine", "match",
+           "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py')])}", "name=one",
+           "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py'), '--seed', '2'])}", "name=two",
+           "-tc", "5+0", "-games", "2", "-maxmoves", "30", "-pgnout", str(tmp_path / "cli.pgn")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Results (2 games)" in done.stdout and "one vs two" in done.stdout
+    assert len(read_games(tmp_path / "cli.pgn")) == 2

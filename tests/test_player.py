@@ -1,0 +1,306 @@
+"""engine.match.player: engine processes speaking UCI / UCCI, against fake engines and Fairy-Stockfish."""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import START_FEN, Position
+from engine.match.player import EngineConfig, EngineError, EngineProcess, Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKES = Path(__file__).resolve().parent / "fake_engines"
+FSF = "/usr/games/fairy-stockfish"
+MATED_BLACK = "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1"   # Black to move has no legal move
+
+needs_fsf = pytest.mark.skipif(not (os.path.isfile(FSF) and os.access(FSF, os.X_OK)),
+                               reason=f"Fairy-Stockfish not installed at {FSF}")
+
+
+@pytest.fixture(autouse=True)
+def _pythonpath(monkeypatch):
+    """The fakes import `engine`: this checkout when it is built in place, else the installed package."""
+    if any((ROOT / "engine").glob("_core*.so")):
+        old = os.environ.get("PYTHONPATH")
+        monkeypatch.setenv("PYTHONPATH", str(ROOT) + (os.pathsep + old if old else ""))
+
+
+def fake(script: str, *flags: str, proto: str = "auto", **kw) -> EngineConfig:
+    cmd = shlex.join([sys.executable, str(FAKES / script), *flags])
+    return EngineConfig(cmd, proto=proto, workdir=str(ROOT), **kw)
+
+
+def gone(pid: int) -> bool:
+    """The process no longer exists (not even as a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def play(engine: EngineProcess, plies: int, limits: Limits = Limits(depth=1), fen: str = START_FEN):
+    """Let the engine play both sides for some plies; every answer must be legal."""
+    position, moves = Position(fen), []
+    for _ in range(plies):
+        answer = engine.go(fen, moves, position.turn.value, limits, timeout=10)
+        assert answer.bestmove in position.legal_moves(), (answer, position.fen())
+        position.push(answer.bestmove)
+        moves.append(answer.bestmove)
+    return position, moves
+
+
+# -- fake engines: handshake and normal play -------------------------------------------------------
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_fake_plays_legal_moves(proto, tmp_path):
+    log = tmp_path / "received.txt"
+    engine = EngineProcess(fake("random_mover.py", "--log", str(log), proto=proto, options={"Hash": "32"}))
+    engine.start()
+    try:
+        assert engine.protocol == proto and engine.alive
+        assert engine.name == "FakeRandom" and engine.rank_base == 0
+        engine.new_game()
+        position, moves = play(engine, 4)
+        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
+        assert answer.score_cp == 7 and answer.depth == 1 and answer.pv == [answer.bestmove]
+        assert answer.mate is None and not answer.resign and 0 <= answer.elapsed < 2
+    finally:
+        engine.quit()
+    assert gone(engine.pid)
+    sent = log.read_text().splitlines()
+    assert sent[0] == proto
+    if proto == "uci":
+        assert "setoption name Hash value 32" in sent and "ucinewgame" in sent
+    else:
+        assert {"setoption usemillisec true", "setoption Hash 32", "setoption newgame"} <= set(sent)
+        assert answer.nodes == 20
+    assert f"position fen {START_FEN} moves {' '.join(moves)}" in sent
+    assert sent[-1] == "quit"
+
+
+def test_auto_detection(tmp_path):
+    with EngineProcess(fake("random_mover.py")) as engine:
+        assert engine.protocol == "uci"
+    # exits on anything but `ucci`, like ElephantEye: restarted and spoken to in UCCI
+    with EngineProcess(fake("random_mover.py", "--ucci-only", "--name", "Elephant")) as engine:
+        assert engine.protocol == "ucci" and engine.name == "Elephant"
+        play(engine, 2)
+    # ignores `uci` silently: `ucci` follows on the same process after the probe time
+    engine = EngineProcess(fake("random_mover.py", "--silent-uci"))
+    engine.uci_probe_timeout = 0.3
+    with engine:
+        assert engine.protocol == "ucci"
+        play(engine, 1)
+
+
+def test_clock_commands_reach_the_engine(tmp_path):
+    log = tmp_path / "received.txt"
+    clocks = Limits(red_time=60000, black_time=59000.7, red_inc=1000, black_inc=1000)
+    with EngineProcess(fake("random_mover.py", "--log", str(log), proto="uci")) as engine:
+        engine.go(START_FEN, [], "red", clocks, timeout=5)
+        engine.go(START_FEN, ["h2e2"], "black", Limits(movetime=250), timeout=5)
+    with EngineProcess(fake("random_mover.py", "--log", str(log), "--no-millisec", proto="ucci")) as engine:
+        assert not engine.millisec
+        engine.go(START_FEN, ["h2e2"], "black", clocks, timeout=5)
+    sent = log.read_text().splitlines()
+    assert "go wtime 60000 btime 59000 winc 1000 binc 1000" in sent
+    assert "go movetime 250" in sent
+    assert "go time 59 increment 1 opptime 60 oppincrement 1" in sent
+
+
+def test_go_command_syntax():
+    uci = EngineProcess(EngineConfig("unused"))
+    uci.protocol = "uci"
+    assert uci.go_command("red", Limits(red_time=1000, black_time=2000, movestogo=20)) == \
+        "go wtime 1000 btime 2000 movestogo 20"
+    assert uci.go_command("black", Limits(depth=7, nodes=5000)) == "go depth 7 nodes 5000"
+    assert uci.go_command("red", Limits(movetime=99.9)) == "go movetime 99"
+    with pytest.raises(ValueError):
+        uci.go_command("red", Limits())
+
+    ucci = EngineProcess(EngineConfig("unused"))
+    ucci.protocol, ucci.millisec = "ucci", True
+    both = Limits(red_time=30000, black_time=20000, red_inc=500, black_inc=0)
+    assert ucci.go_command("red", both) == "go time 30000 increment 500 opptime 20000 oppincrement 0"
+    assert ucci.go_command("black", both) == "go time 20000 increment 0 opptime 30000 oppincrement 500"
+    assert ucci.go_command("b", Limits(red_time=9000, black_time=8000, movestogo=10)) == \
+        "go time 8000 movestogo 10 opptime 9000"
+    assert ucci.go_command("red", Limits(red_time=5000)) == "go time 5000 increment 0"
+    assert ucci.go_command("red", Limits(movetime=1500)) == "go time 1500 movestogo 1"
+    assert ucci.go_command("red", Limits(depth=4, red_time=1000)) == "go depth 4"
+    assert ucci.go_command("red", Limits(nodes=100)) == "go nodes 100"
+    ucci.millisec = False   # seconds, truncated, at least 1 for a clock
+    assert ucci.go_command("red", Limits(red_time=800, black_time=61999, red_inc=1500)) == \
+        "go time 1 increment 1 opptime 61 oppincrement 0"
+
+
+def test_rank_conversion_and_output_parsing():
+    fsf = EngineProcess(EngineConfig("unused", rank_base=1))
+    fsf.protocol, fsf.rank_base = "uci", 1
+    assert fsf.to_engine("h2e2") == "h3e3" and fsf.to_engine("a9a8") == "a10a9"
+    assert fsf.from_engine("a10a9") == "a9a8" and fsf.from_engine("h10g8") == "h9g7"
+    assert fsf.from_engine("a0a1") == "a0a1"            # rank 0 does not exist there: left for the caller
+    assert fsf.position_command("9/9/9/9/9/9/9/9/9/4K4 r - - 0 1", ["e0e1"]) == \
+        "position fen 9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e1e2"
+
+    from engine.match.player import _Info
+    ucci = EngineProcess(EngineConfig("unused"))
+    ucci.protocol = "ucci"
+    info = _Info()
+    for line in ("info depth 5 score 21 pv h0g2 i9h9", "info time 4100 nodes 5123456",
+                 "info depth 6 multipv 2 score 400 pv a0a1", "info string score 9999 pv x",
+                 "info message hello", "info depth 6 currmove h0g2"):
+        ucci._parse_info(line.split(), info)
+    result = ucci._result("bestmove h0g2 ponder i9h9 draw".split(), info, 0.5)
+    assert (result.bestmove, result.ponder, result.score_cp, result.depth, result.nodes, result.pv) == \
+        ("h0g2", "i9h9", 21, 5, 5123456, ["h0g2", "i9h9"])
+    assert result.draw_offer and not result.resign and result.elapsed == 0.5
+    assert ucci._result("bestmove c3c4 resign".split(), info, 0).resign
+    assert ucci._result(["nobestmove"], _Info(), 0).bestmove is None
+    info = _Info()
+    ucci._parse_info("info depth 9 score mate -3 nodes 10 pv a0a1".split(), info)
+    assert (info.mate, info.score_cp) == (-3, None)
+    for none in ("bestmove (none)", "bestmove 0000", "bestmove"):
+        assert ucci._result(none.split(), info, 0).bestmove is None
+    assert ucci._result("bestmove xyz".split(), info, 0).bestmove == "xyz"   # passed on: illegal for the caller
+
+
+# -- misbehaving fakes -------------------------------------------------------------------------------
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_illegal_mover(proto):
+    with EngineProcess(fake("illegal_mover.py", proto=proto)) as engine:
+        position, moves = play(engine, 1)
+        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
+        assert answer.bestmove is not None and not position.is_legal(answer.bestmove)
+
+
+def test_crasher():
+    with EngineProcess(fake("crasher.py")) as engine:
+        play(engine, 1)
+        with pytest.raises(EngineError) as caught:
+            engine.go(START_FEN, [], "red", Limits(depth=1), timeout=5)
+        assert caught.value.kind == "crash" and "exited with code 1" in str(caught.value)
+        assert "\n" not in str(caught.value) and "> go depth 1" in caught.value.details
+        assert not engine.alive
+        with pytest.raises(EngineError) as again:
+            engine.go(START_FEN, [], "red", Limits(depth=1), timeout=5)
+        assert again.value.kind == "crash"
+    assert gone(engine.pid)
+
+
+def test_hanger_times_out_and_is_killed():
+    engine = EngineProcess(fake("hanger.py", "--stderr"))
+    engine.start()
+    play(engine, 1)
+    begin = time.monotonic()
+    with pytest.raises(EngineError) as caught:
+        engine.go(START_FEN, [], "red", Limits(depth=1), timeout=1.0)
+    assert caught.value.kind == "hang" and caught.value.result is None
+    assert "did not answer stop" in str(caught.value) and "stderr:" in caught.value.details
+    assert 1.0 <= time.monotonic() - begin <= 2.0
+    assert engine.alive
+    begin = time.monotonic()
+    engine.quit()                      # it reads nothing any more: quit must kill it
+    assert time.monotonic() - begin < 3
+    assert not engine.alive and gone(engine.pid)
+    engine.quit()                      # twice is fine
+
+
+def test_slowpoke_overruns_then_resynchronises():
+    clocks = Limits(red_time=300, black_time=300)
+    with EngineProcess(fake("slowpoke.py", "--at", "2", "--seed", "5")) as engine:
+        play(engine, 1)
+        answer = engine.go(START_FEN, [], "red", clocks, timeout=5)     # sleeps 0.7 s, then moves
+        assert answer.bestmove in Position().legal_moves()
+        assert answer.elapsed > 0.6
+    with EngineProcess(fake("slowpoke.py", "--at", "1", proto="ucci")) as engine:
+        engine.stop_grace = 1.5                                          # room for a slow machine
+        with pytest.raises(EngineError) as caught:
+            engine.go(START_FEN, [], "red", clocks, timeout=0.4)          # answers 0.3 s after the stop
+        assert caught.value.kind == "hang"
+        late = caught.value.result
+        assert late is not None and late.bestmove in Position().legal_moves() and late.elapsed > 0.6
+        position, _ = play(engine, 3)                                    # the late answer is not reused
+        assert len(position.move_stack) == 3
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_none_mover(proto):
+    with EngineProcess(fake("none_mover.py", proto=proto)) as engine:
+        position, moves = play(engine, 1)
+        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
+        assert answer.bestmove is None and answer.ponder is None
+        play(engine, 2)                                                  # back to normal afterwards
+
+
+def test_start_failures():
+    with pytest.raises(EngineError) as caught:
+        EngineProcess(EngineConfig("/nonexistent/engine")).start()
+    assert caught.value.kind == "crash"
+    quitter = EngineConfig(shlex.join([sys.executable, "-c", "pass"]), proto="uci")
+    with pytest.raises(EngineError) as caught:
+        EngineProcess(quitter).start()
+    assert caught.value.kind == "crash"
+    silent = EngineProcess(EngineConfig(shlex.join([sys.executable, "-c", "import time; time.sleep(60)"]),
+                                        proto="ucci"))
+    begin = time.monotonic()
+    with pytest.raises(EngineError) as caught:
+        silent.start(timeout=0.5)
+    assert caught.value.kind == "hang" and time.monotonic() - begin < 2
+    assert gone(silent.pid)
+    chatter = EngineConfig(shlex.join([sys.executable, "-c", "import time; print('hello', flush=True); "
+                                       "time.sleep(60)"]), proto="uci")
+    with pytest.raises(EngineError) as caught:
+        EngineProcess(chatter).start(timeout=0.5)
+    assert caught.value.kind == "protocol"
+
+
+# -- Fairy-Stockfish -----------------------------------------------------------------------------------
+@needs_fsf
+@pytest.mark.parametrize("proto", ["ucci", "uci"])
+def test_fairy_stockfish(proto):
+    with EngineProcess(EngineConfig(FSF, proto=proto, options={"Threads": "1"})) as engine:
+        assert engine.protocol == proto and "Fairy-Stockfish" in engine.name
+        assert engine.rank_base == (1 if proto == "uci" else 0)
+        engine.new_game()
+        answer = engine.go(START_FEN, [], "red", Limits(depth=3), timeout=10)
+        assert answer.bestmove in Position().legal_moves()
+        assert answer.depth == 3 and answer.score_cp is not None and answer.pv[0] == answer.bestmove
+        # several plies, so that moves from and to ranks 0 and 9 travel both ways
+        position, moves = play(engine, 6, Limits(depth=2))
+        answer = engine.go(START_FEN, moves, position.turn.value, Limits(movetime=200), timeout=5)
+        assert answer.bestmove in position.legal_moves() and 0.1 < answer.elapsed < 1.5
+        clocks = Limits(red_time=2000, black_time=2000, red_inc=100, black_inc=100)
+        answer = engine.go(START_FEN, moves, position.turn.value, clocks, timeout=5)
+        assert answer.bestmove in position.legal_moves() and answer.elapsed < 2
+        answer = engine.go(MATED_BLACK, [], "black", Limits(depth=3), timeout=5)
+        assert answer.bestmove is None
+    assert gone(engine.pid)
+
+
+@needs_fsf
+def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
+    with EngineProcess(EngineConfig(FSF)) as engine:
+        assert engine.protocol == "uci" and engine.rank_base == 1
+        assert any(line == "> setoption name UCI_Variant value xiangqi" for line in engine.log)
+        position, _ = play(engine, 2, Limits(depth=2))
+
+
+def test_no_children_left_behind():
+    """Every process the tests started has been reaped (Linux: no child of ours in /proc)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        pytest.skip("needs /proc")
+    mine = []
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            mine.append(stat.parent.name)
+    assert mine == []
