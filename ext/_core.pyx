@@ -12,6 +12,11 @@ include "board.pxi"
 include "movegen.pxi"
 include "chase.pxi"
 include "rules.pxi"
+include "eval.pxi"
+include "search.pxi"
 include "api.pxi"
+include "searcher.pxi"
 
 init_tables()
+init_eval()
+init_search()

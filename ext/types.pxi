@@ -9,7 +9,7 @@
 # (0 general, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 chariots, 9-10 cannons, 11-15 soldiers). A piece
 # keeps its id for its whole life, which lets the repetition rules follow "the same piece" through a cycle.
 
-from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 
 cdef enum:
     # Piece types.

@@ -1,0 +1,133 @@
+# Static evaluation, in centipawns from the side to move's point of view.
+#
+# Terms: material; piece-square values by type (tables built from simple rules at import, so that a
+# tuner can later replace the weights); defence (advisors and elephants left, against the attacking
+# force the opponent still has); cannon/horse values by phase (cannons are worth more with many pieces
+# on the board, horses fewer); soldiers across the river.
+#
+# The weights live in the EVAL_WEIGHTS array so that they can be tuned automatically.
+
+cdef enum:
+    W_ADVISOR = 0
+    W_ELEPHANT = 1
+    W_HORSE = 2
+    W_ROOK = 3
+    W_CANNON = 4
+    W_PAWN = 5
+    W_PAWN_CROSSED = 6
+    W_HORSE_ENDGAME = 7       # extra horse value when few pieces are left
+    W_CANNON_OPENING = 8      # extra cannon value with many pieces left
+    W_MISSING_DEFENDER = 9    # per missing advisor/elephant, scaled by the enemy's attacking force
+    W_CENTRAL_CANNON = 10
+    W_ROOK_MOBILITY = 11
+    W_KING_OFF_BASE = 12
+    W_TEMPO = 13
+    N_WEIGHTS = 14
+
+cdef int EVAL_WEIGHTS[N_WEIGHTS]
+EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10]
+
+cdef int PST[7][2][BOARD_SIZE]    # [type][side][square], positional part only
+
+
+cdef int red_rank(int side, int sq) noexcept nogil:
+    """Rank counted from the side's own back rank."""
+    return rank_of(sq) if side == RED else 9 - rank_of(sq)
+
+
+cdef void init_eval() noexcept nogil:
+    cdef int side, sq, f, r, center, t
+    for t in range(7):
+        for side in range(2):
+            for sq in range(BOARD_SIZE):
+                PST[t][side][sq] = 0
+    for side in range(2):
+        for r in range(10):
+            for f in range(9):
+                sq = square_of(f, r if side == RED else 9 - r)
+                center = 4 - (f - 4 if f >= 4 else 4 - f)     # 0 on the edge files, 4 on the central file
+                # Soldiers: nothing at home; across the river more towards the centre and the palace,
+                # less once they reach the last rank.
+                if r >= 5:
+                    PST[PAWN][side][sq] = EVAL_WEIGHTS[W_PAWN_CROSSED] + 8 * center + (10 if 6 <= r <= 8 else 0) - (40 if r == 9 else 0)
+                elif r == 4:
+                    PST[PAWN][side][sq] = 5 + 2 * center
+                # Horses: central and advanced is good, the edge and the back rank are bad.
+                PST[HORSE][side][sq] = 6 * center + (8 if 2 <= r <= 7 else 0) + (10 if 5 <= r <= 7 else 0) - (15 if r == 0 else 0)
+                # Chariots: the ribs and the enemy's side.
+                PST[ROOK][side][sq] = (10 if r >= 5 else 0) + (6 if f == 3 or f == 5 else 0) + (10 if r == 6 else 0)
+                # Cannons: the central file early, the enemy's back ranks.
+                PST[CANNON][side][sq] = (EVAL_WEIGHTS[W_CENTRAL_CANNON] if f == 4 and r <= 4 else 0) + (8 if r >= 8 else 0) + 2 * center
+                # Generals: stay on the back rank, preferably in the middle.
+                PST[KING][side][sq] = -EVAL_WEIGHTS[W_KING_OFF_BASE] * r - (4 if f != 4 else 0)
+                # Advisors and elephants: their home squares and the centre are best.
+                PST[ADVISOR][side][sq] = 6 if (f == 4 and r == 1) else 0
+                PST[ELEPHANT][side][sq] = 6 if (f == 4 and r == 2) else 0
+
+
+cdef int material_value(int ptype) noexcept nogil:
+    if ptype == ADVISOR:
+        return EVAL_WEIGHTS[W_ADVISOR]
+    if ptype == ELEPHANT:
+        return EVAL_WEIGHTS[W_ELEPHANT]
+    if ptype == HORSE:
+        return EVAL_WEIGHTS[W_HORSE]
+    if ptype == ROOK:
+        return EVAL_WEIGHTS[W_ROOK]
+    if ptype == CANNON:
+        return EVAL_WEIGHTS[W_CANNON]
+    if ptype == PAWN:
+        return EVAL_WEIGHTS[W_PAWN]
+    return 0
+
+
+cdef int evaluate(Pos* p) noexcept nogil:
+    """Static evaluation from the side to move's point of view."""
+    cdef int score[2]
+    cdef int attackers[2]    # attacking force: chariots 4, horses and cannons 2, crossed soldiers 1
+    cdef int defenders[2]
+    cdef int pieces_left = 0
+    cdef int side, piece, sq, ptype, tag, d, s, i, mobility
+    score[0] = score[1] = 0
+    attackers[0] = attackers[1] = 0
+    defenders[0] = defenders[1] = 0
+    for side in range(2):
+        tag = side_tag(side)
+        for piece in range(tag, tag + 16):
+            sq = p.square[piece]
+            if sq == 0:
+                continue
+            ptype = PIECE_TYPE[piece]
+            score[side] += material_value(ptype) + PST[ptype][side][sq]
+            if ptype == ROOK:
+                attackers[side] += 4
+                pieces_left += 1
+                mobility = 0
+                for i in range(4):
+                    d = ORTHOGONAL[i]
+                    s = sq + d
+                    while IN_BOARD[s] and p.board[s] == 0:
+                        mobility += 1
+                        s += d
+                score[side] += EVAL_WEIGHTS[W_ROOK_MOBILITY] * mobility // 2
+            elif ptype == HORSE or ptype == CANNON:
+                attackers[side] += 2
+                pieces_left += 1
+            elif ptype == PAWN and not OWN_HALF[side][sq]:
+                attackers[side] += 1
+            elif ptype == ADVISOR or ptype == ELEPHANT:
+                defenders[side] += 1
+    # Horses gain and cannons lose value as the board empties (8 major pieces at the start).
+    for side in range(2):
+        tag = side_tag(side)
+        for piece in range(tag + SLOT_FIRST[HORSE], tag + SLOT_FIRST[PAWN]):
+            if p.square[piece] == 0:
+                continue
+            if PIECE_TYPE[piece] == HORSE:
+                score[side] += EVAL_WEIGHTS[W_HORSE_ENDGAME] * (12 - pieces_left) // 12
+            elif PIECE_TYPE[piece] == CANNON:
+                score[side] += EVAL_WEIGHTS[W_CANNON_OPENING] * pieces_left // 12
+    # Defence: each missing advisor or elephant costs more the stronger the enemy attack.
+    for side in range(2):
+        score[side] -= EVAL_WEIGHTS[W_MISSING_DEFENDER] * (4 - defenders[side]) * attackers[side ^ 1] // 8
+    return score[p.side] - score[p.side ^ 1] + EVAL_WEIGHTS[W_TEMPO]

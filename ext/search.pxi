@@ -1,0 +1,451 @@
+# The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
+# a shared transposition table, quiescence, null move, late move reductions, check extension, killers
+# and history, mate distance pruning, and the rules (repetition rulings, the natural limit) applied at
+# every node. Several workers may search the same root at once, sharing the table (Lazy SMP).
+
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from libc.math cimport log
+
+cdef extern from *:
+    """
+    static inline int jj_load_int(int *p) { return *(volatile int *)p; }
+    static inline void jj_store_int(int *p, int v) { *(volatile int *)p = v; }
+    """
+    int jj_load_int(int* p) nogil
+    void jj_store_int(int* p, int v) nogil
+
+cdef enum:
+    MAX_PLY = 120
+    VALUE_MATE = 30000
+    VALUE_INF = 31000
+    VALUE_MATE_IN_MAX = VALUE_MATE - MAX_PLY
+    VALUE_DRAW = 0
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    BOUND_EXACT = 3
+    MAX_ROOT_FILTER = 256
+
+
+cdef struct TTEntry:
+    uint64_t key
+    int16_t score
+    uint16_t move
+    int8_t depth
+    uint8_t bound
+    uint8_t generation
+    uint8_t pad
+
+
+cdef struct Shared:
+    TTEntry* table
+    uint64_t mask            # entries - 1 (a power of two)
+    uint8_t generation
+    int stop                 # set to end the search (read with jj_load_int)
+    int64_t start_ns
+    int64_t soft_ns          # absolute deadlines (0: none); the soft one is checked between iterations
+    int64_t hard_ns
+    uint64_t node_limit      # 0: none
+    int depth_limit
+    int mate_limit           # stop once a mate in this many moves is found (0: none)
+
+
+cdef struct Worker:
+    Pos pos
+    Shared* shared
+    bint is_main
+    int root_ply
+    uint64_t nodes
+    int seldepth
+    int killers[MAX_PLY + 2][2]
+    int history[14][BOARD_SIZE]
+    int pv[MAX_PLY + 2][MAX_PLY + 2]
+    int pv_len[MAX_PLY + 2]
+    # Root moves: only these (when only_count > 0), never those in `excluded`.
+    int only[MAX_ROOT_FILTER]
+    int only_count
+    int excluded[MAX_ROOT_FILTER]
+    int excluded_count
+    int completed_depth
+    int best_score
+
+
+cdef int LMR_TABLE[64][64]
+cdef int MVV_VALUE[7]
+MVV_VALUE[:] = [50, 2, 2, 4, 9, 5, 1]
+
+
+cdef void init_search() noexcept nogil:
+    cdef int d, m
+    for d in range(64):
+        for m in range(64):
+            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.4 + log(d) * log(m) / 2.2)
+
+
+cdef inline int64_t now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <int64_t>ts.tv_sec * 1000000000 + ts.tv_nsec
+
+
+cdef inline int mate_in(int ply) noexcept nogil:
+    return VALUE_MATE - ply
+
+
+cdef inline int mated_in(int ply) noexcept nogil:
+    return -VALUE_MATE + ply
+
+
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    """Mate scores are stored relative to the node, not the root."""
+    if score >= VALUE_MATE_IN_MAX:
+        return score + ply
+    if score <= -VALUE_MATE_IN_MAX:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score >= VALUE_MATE_IN_MAX:
+        return score - ply
+    if score <= -VALUE_MATE_IN_MAX:
+        return score + ply
+    return score
+
+
+cdef inline TTEntry* tt_entry(Shared* sh, uint64_t key) noexcept nogil:
+    return &sh.table[key & sh.mask]
+
+
+cdef void tt_store(Shared* sh, uint64_t key, int score, int move, int depth, int bound) noexcept nogil:
+    """Replace the slot unless it holds a deeper result for the same position from this search."""
+    cdef TTEntry* e = tt_entry(sh, key)
+    if e.key == key and e.generation == sh.generation and e.depth > depth and bound != BOUND_EXACT:
+        return
+    if move == 0 and e.key == key:
+        move = e.move
+    e.key = key
+    e.score = score
+    e.move = move
+    e.depth = depth
+    e.bound = bound
+    e.generation = sh.generation
+
+
+cdef inline bint stopped(Worker* w) noexcept nogil:
+    return jj_load_int(&w.shared.stop) != 0
+
+
+cdef void poll(Worker* w) noexcept nogil:
+    """Every 1024 nodes the main worker checks the hard deadline and the node limit."""
+    cdef Shared* sh = w.shared
+    if not w.is_main or (w.nodes & 1023) != 0:
+        return
+    if w.completed_depth < 1:
+        return           # always finish depth 1, so that there is a move to play
+    if (sh.hard_ns and now_ns() >= sh.hard_ns) or (sh.node_limit and w.nodes >= sh.node_limit):
+        jj_store_int(&sh.stop, 1)
+
+
+cdef bint has_big_pieces(Pos* p, int side) noexcept nogil:
+    """Whether the side has a chariot, horse or cannon (null move is unsafe without one: zugzwang)."""
+    cdef int tag = side_tag(side)
+    cdef int piece
+    for piece in range(tag + SLOT_FIRST[HORSE], tag + SLOT_FIRST[PAWN]):
+        if p.square[piece]:
+            return True
+    return False
+
+
+cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
+    """The rules at a node below the root: the natural limit and repetitions.
+
+    A repetition is final when the earlier occurrence lies inside the search tree (the side that
+    repeats could as well have avoided it), or when the position now occurs for the third time. It is
+    then scored by the rulings: a draw, or a loss for a side committing a forbidden perpetual.
+    """
+    cdef Pos* p = &w.pos
+    cdef State* st = &p.hist[p.ply]
+    cdef int window = st.since_capture if st.since_capture < st.since_null else st.since_null
+    cdef int k, seen = 0, verdict_code, winner
+    if st.rule60 >= NATURAL_LIMIT:
+        score[0] = VALUE_DRAW if has_legal_move(p) else mated_in(ply)
+        return True
+    k = p.ply - 4
+    while k >= p.ply - window and k >= 0:
+        if p.hist[k].key == st.key:
+            seen += 1
+            if k > w.root_ply or seen == 2:
+                verdict_code = judge_cycle(p, k, &winner)
+                if verdict_code == REPETITION:
+                    score[0] = VALUE_DRAW
+                else:
+                    score[0] = mate_in(ply) if winner == p.side else mated_in(ply)
+                return True
+        k -= 2
+    return False
+
+
+cdef void age_history(Worker* w) noexcept nogil:
+    cdef int t, sq
+    for t in range(14):
+        for sq in range(BOARD_SIZE):
+            w.history[t][sq] //= 2
+
+
+cdef void score_moves(Worker* w, MoveList* ml, int* scores, int tt_move, int ply) noexcept nogil:
+    cdef Pos* p = &w.pos
+    cdef int i, move, victim, attacker
+    for i in range(ml.count):
+        move = ml.moves[i]
+        victim = p.board[move_to(move)]
+        if move == tt_move:
+            scores[i] = 1 << 30
+        elif victim:
+            attacker = p.board[move_from(move)]
+            scores[i] = (1 << 28) + MVV_VALUE[PIECE_TYPE[victim]] * 64 - MVV_VALUE[PIECE_TYPE[attacker]]
+        elif move == w.killers[ply][0]:
+            scores[i] = (1 << 27) + 1
+        elif move == w.killers[ply][1]:
+            scores[i] = 1 << 27
+        else:
+            scores[i] = w.history[zobrist_index(p.board[move_from(move)])][move_to(move)]
+
+
+cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
+    """Move the best-scored remaining move to `start` and return it."""
+    cdef int best = start, i, tmp
+    for i in range(start + 1, ml.count):
+        if scores[i] > scores[best]:
+            best = i
+    if best != start:
+        tmp = ml.moves[start]; ml.moves[start] = ml.moves[best]; ml.moves[best] = tmp
+        tmp = scores[start]; scores[start] = scores[best]; scores[best] = tmp
+    return ml.moves[start]
+
+
+cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
+    cdef int i, j, n = 0
+    cdef bint keep
+    for i in range(ml.count):
+        keep = w.only_count == 0
+        for j in range(w.only_count):
+            if w.only[j] == ml.moves[i]:
+                keep = True
+        for j in range(w.excluded_count):
+            if w.excluded[j] == ml.moves[i]:
+                keep = False
+        if keep:
+            ml.moves[n] = ml.moves[i]
+            n += 1
+    ml.count = n
+
+
+cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
+    """Quiescence: captures only (all evasions when in check), with stand pat."""
+    cdef Pos* p = &w.pos
+    cdef MoveList ml
+    cdef int scores[MAX_MOVES]
+    cdef int i, move, score, best
+    cdef bint in_check = p.hist[p.ply].in_check
+    w.nodes += 1
+    poll(w)
+    if stopped(w):
+        return 0
+    if ply > w.seldepth:
+        w.seldepth = ply
+    if ply >= MAX_PLY:
+        return evaluate(p)
+    if in_check:
+        gen_legal(p, &ml)
+        if ml.count == 0:
+            return mated_in(ply)
+        best = -VALUE_INF
+    else:
+        best = evaluate(p)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        gen_legal_captures(p, &ml)
+    score_moves(w, &ml, scores, 0, ply)
+    for i in range(ml.count):
+        move = pick_move(&ml, scores, i)
+        make_move(p, move)
+        update_rule_state(p)
+        score = -qsearch(w, -beta, -alpha, ply + 1)
+        unmake_move(p)
+        if stopped(w):
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok) noexcept nogil:
+    """Alpha-beta (PVS) search of the current position to `depth`; returns its score for the side to move."""
+    cdef Pos* p = &w.pos
+    cdef MoveList ml
+    cdef int scores[MAX_MOVES]
+    cdef bint pv_node = beta - alpha > 1
+    cdef bint in_check, gives_check, is_capture
+    cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
+    cdef int original_alpha = alpha
+    cdef uint64_t key
+    cdef TTEntry* tte
+    cdef int zi
+
+    # Step 1. Horizon: quiescence search.
+    if depth <= 0:
+        return qsearch(w, alpha, beta, ply)
+    w.nodes += 1
+    poll(w)
+    w.pv_len[ply] = 0
+    if stopped(w):
+        return 0
+    if ply > w.seldepth:
+        w.seldepth = ply
+    in_check = p.hist[p.ply].in_check
+
+    if ply > 0:
+        # Step 2. The rules: natural limit and repetitions.
+        if rules_end(w, ply, &score):
+            return score
+        # Step 3. Mate distance pruning.
+        if alpha < mated_in(ply):
+            alpha = mated_in(ply)
+        if beta > mate_in(ply + 1):
+            beta = mate_in(ply + 1)
+        if alpha >= beta:
+            return alpha
+        if ply >= MAX_PLY:
+            return evaluate(p)
+
+    # Step 4. Transposition table.
+    key = p.hist[p.ply].key
+    tte = tt_entry(w.shared, key)
+    if tte.key == key:
+        tt_move = tte.move
+        if ply > 0 and not pv_node and tte.depth >= depth:
+            score = score_from_tt(tte.score, ply)
+            if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
+                    or (tte.bound == BOUND_UPPER and score <= alpha)):
+                return score
+
+    # Step 5. Pruning on the static evaluation: reverse futility and null move.
+    if not in_check and ply > 0 and not pv_node:
+        static_eval = evaluate(p)
+        if depth <= 3 and static_eval - 120 * depth >= beta and beta < VALUE_MATE_IN_MAX:
+            return static_eval
+        if null_ok and depth >= 3 and static_eval >= beta and has_big_pieces(p, p.side):
+            r = 3 + depth // 6
+            make_null_move(p)
+            score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False)
+            unmake_null_move(p)
+            if stopped(w):
+                return 0
+            if score >= beta:
+                return beta if score >= VALUE_MATE_IN_MAX else score
+
+    # Step 6. Moves. No legal move loses, in check or not.
+    gen_legal(p, &ml)
+    if ply == 0:
+        filter_root(w, &ml)
+    if ml.count == 0:
+        return mated_in(ply)
+    score_moves(w, &ml, scores, tt_move, ply)
+
+    # Step 7. The move loop.
+    best = -VALUE_INF
+    best_move = 0
+    for i in range(ml.count):
+        move = pick_move(&ml, scores, i)
+        is_capture = p.board[move_to(move)] != 0
+        zi = zobrist_index(p.board[move_from(move)])
+        make_move(p, move)
+        update_rule_state(p)
+        gives_check = p.hist[p.ply].in_check
+        # Check extension.
+        new_depth = depth - 1 + (1 if gives_check and ply < 2 * depth + 8 else 0)
+        if searched == 0:
+            score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
+        else:
+            # Late move reductions for quiet moves, then a null-window search, re-searched on success.
+            reduction = 0
+            if depth >= 3 and searched >= 3 and not is_capture and not in_check and not gives_check \
+                    and move != w.killers[ply][0] and move != w.killers[ply][1]:
+                reduction = LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                if pv_node and reduction > 0:
+                    reduction -= 1
+                if reduction > new_depth - 1:
+                    reduction = new_depth - 1
+                if reduction < 0:
+                    reduction = 0
+            score = -search(w, -alpha - 1, -alpha, new_depth - reduction, ply + 1, True)
+            if score > alpha and reduction > 0:
+                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True)
+            if score > alpha and score < beta:
+                score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
+        unmake_move(p)
+        searched += 1
+        if stopped(w):
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                best_move = move
+                w.pv[ply][0] = move
+                for r in range(w.pv_len[ply + 1]):
+                    w.pv[ply][r + 1] = w.pv[ply + 1][r]
+                w.pv_len[ply] = w.pv_len[ply + 1] + 1
+                if score >= beta:
+                    if not is_capture:
+                        if w.killers[ply][0] != move:
+                            w.killers[ply][1] = w.killers[ply][0]
+                            w.killers[ply][0] = move
+                        w.history[zi][move_to(move)] += depth * depth
+                        if w.history[zi][move_to(move)] > (1 << 26):
+                            age_history(w)
+                    break
+
+    # Step 8. Store the result.
+    tt_store(w.shared, key, score_to_tt(best, ply), best_move,
+             depth, BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
+    return best
+
+
+cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
+    """One iteration at the root, with an aspiration window around the previous score."""
+    cdef int delta = 25
+    cdef int alpha = -VALUE_INF, beta = VALUE_INF, score
+    if depth >= 4 and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
+        alpha = previous - delta
+        beta = previous + delta
+    while True:
+        score = search(w, alpha, beta, depth, 0, False)
+        if stopped(w):
+            return score
+        if score <= alpha:
+            alpha = -VALUE_INF if delta > 400 else alpha - delta
+            beta = (alpha + beta) // 2 if beta < VALUE_INF else beta
+        elif score >= beta:
+            beta = VALUE_INF if delta > 400 else beta + delta
+        else:
+            return score
+        delta *= 2
+
+
+cdef void helper_iterate(Worker* w, int offset) noexcept nogil:
+    """A Lazy SMP helper: deepen the same root, staggered, until the main worker stops everyone."""
+    cdef int depth, score = 0
+    for depth in range(1 + offset, MAX_PLY - 2):
+        if w.shared.depth_limit and depth > w.shared.depth_limit + 1:
+            break
+        score = search_depth(w, depth, score)
+        if stopped(w):
+            break
+        w.completed_depth = depth

@@ -1,0 +1,273 @@
+# The Python-visible searcher: owns the transposition table and the workers, runs iterative deepening
+# on the calling thread with the GIL released for each iteration, and reports each completed
+# iteration through a callback. The engine facade (engine/engine.py) is its only user.
+
+import threading as _threading
+
+
+cdef Worker* new_worker(Shared* shared) except NULL:
+    cdef Worker* w = <Worker*>malloc(sizeof(Worker))
+    if w == NULL:
+        raise MemoryError()
+    memset(w, 0, sizeof(Worker))
+    w.shared = shared
+    return w
+
+
+cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
+    memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
+
+
+cdef int score_to_mate_moves(int score) noexcept nogil:
+    """Moves to mate for a mate score (negative when the side to move is mated), 0 otherwise."""
+    if score >= VALUE_MATE_IN_MAX:
+        return (VALUE_MATE - score + 1) // 2
+    if score <= -VALUE_MATE_IN_MAX:
+        return -((VALUE_MATE + score) // 2)
+    return 0
+
+
+cdef class Searcher:
+    """Searches a Board. Thread-safe controls: stop(), set_deadlines(); everything else from one thread."""
+    cdef Shared shared
+    cdef Worker* main
+    cdef Worker** helpers
+    cdef int n_helpers
+    cdef int _threads
+
+    def __cinit__(self, int hash_mb=16, int threads=1):
+        self.shared.table = NULL
+        self.main = new_worker(&self.shared)
+        self.main.is_main = True
+        self.helpers = NULL
+        self.n_helpers = 0
+        self.set_hash(hash_mb)
+        self.threads = threads
+
+    def __dealloc__(self):
+        free(self.shared.table)
+        free(self.main)
+        self._free_helpers()
+
+    cdef void _free_helpers(self):
+        cdef int i
+        for i in range(self.n_helpers):
+            free(self.helpers[i])
+        free(self.helpers)
+        self.helpers = NULL
+        self.n_helpers = 0
+
+    def set_hash(self, int hash_mb):
+        """Resize (and clear) the transposition table: the largest power of two of entries within hash_mb MB."""
+        cdef uint64_t entries = 1
+        if hash_mb < 1:
+            hash_mb = 1
+        while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
+            entries *= 2
+        free(self.shared.table)
+        self.shared.table = <TTEntry*>malloc(entries * sizeof(TTEntry))
+        if self.shared.table == NULL:
+            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        self.shared.mask = entries - 1
+        self.clear()
+
+    def clear(self):
+        """Forget everything learnt (a new game): the table, killers and history."""
+        memset(self.shared.table, 0, (self.shared.mask + 1) * sizeof(TTEntry))
+        memset(self.main.killers, 0, sizeof(self.main.killers))
+        memset(self.main.history, 0, sizeof(self.main.history))
+        for i in range(self.n_helpers):
+            memset(self.helpers[i].history, 0, sizeof(self.main.history))
+
+    @property
+    def threads(self):
+        return self._threads
+
+    @threads.setter
+    def threads(self, int n):
+        self._free_helpers()
+        self._threads = max(1, n)
+        self.n_helpers = self._threads - 1
+        if self.n_helpers:
+            self.helpers = <Worker**>malloc(self.n_helpers * sizeof(Worker*))
+            for i in range(self.n_helpers):
+                self.helpers[i] = new_worker(&self.shared)
+
+    def stop(self):
+        """End the running search as soon as possible (from any thread)."""
+        jj_store_int(&self.shared.stop, 1)
+
+    def set_deadlines(self, int soft_ms, int hard_ms):
+        """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
+        cdef int64_t now = now_ns()
+        self.shared.soft_ns = now + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
+        self.shared.hard_ns = now + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
+
+    def evaluate(self, Board board):
+        return evaluate(board.pos)
+
+    def hashfull(self):
+        """Per mille of the table's first 1000 slots used by this search."""
+        cdef int i, used = 0
+        cdef int n = 1000 if self.shared.mask + 1 >= 1000 else <int>(self.shared.mask + 1)
+        for i in range(n):
+            if self.shared.table[i].key and self.shared.table[i].generation == self.shared.generation:
+                used += 1
+        return used * 1000 // n
+
+    def _helper(self, int index):
+        cdef Worker* w = self.helpers[index]
+        with nogil:
+            helper_iterate(w, index % 2)
+
+    def search(self, Board board, int depth=0, long long nodes=0, int mate=0, int soft_ms=0, int hard_ms=0,
+               int multipv=1, searchmoves=(), banmoves=(), on_info=None):
+        """Search the board's position (its game record gives the repetition history).
+
+        Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
+        iteration after it), hard_ms (stop at once); 0 means none. searchmoves limits and banmoves
+        excludes root moves (ICCS). on_info(dict) is called after each completed iteration, once per
+        PV line. Returns a dict: bestmove (None without a legal move), ponder, score, mate, depth, nodes,
+        time_ms, pv.
+        """
+        cdef Worker* w = self.main
+        cdef Shared* sh = &self.shared
+        cdef int d, k, score, line, n_lines, max_depth, prev_score
+        cdef int64_t start
+        cdef uint64_t total_nodes
+        cdef MoveList root
+        copy_position(&w.pos, board.pos)
+        w.root_ply = w.pos.ply
+        w.only_count = 0
+        w.excluded_count = 0
+        for text in searchmoves:
+            code = iccs_to_move(text)
+            if code and w.only_count < MAX_ROOT_FILTER:
+                w.only[w.only_count] = code
+                w.only_count += 1
+        bans = [iccs_to_move(text) for text in banmoves]
+        gen_legal(&w.pos, &root)
+        filter_root(w, &root)
+        root_moves = [root.moves[i] for i in range(root.count) if root.moves[i] not in bans]
+        start = now_ns()
+        if not root_moves:
+            return {"bestmove": None, "ponder": None, "score": mated_in(0), "mate": 0, "depth": 0,
+                    "nodes": 0, "time_ms": 0, "pv": []}
+        n_lines = max(1, min(multipv, len(root_moves)))
+        max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
+        sh.stop = 0
+        sh.start_ns = start
+        sh.soft_ns = start + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
+        sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
+        sh.node_limit = nodes if nodes > 0 else 0
+        sh.depth_limit = max_depth
+        sh.mate_limit = mate
+        sh.generation = (sh.generation + 1) & 255
+        w.nodes = 0
+        w.seldepth = 0
+        w.completed_depth = 0
+        memset(w.killers, 0, sizeof(w.killers))
+        age_history(w)
+        threads = []
+        for k in range(self.n_helpers):
+            copy_position(&self.helpers[k].pos, &w.pos)
+            self.helpers[k].root_ply = w.root_ply
+            self.helpers[k].nodes = 0
+            self.helpers[k].completed_depth = 0
+            self.helpers[k].only_count = w.only_count
+            memcpy(self.helpers[k].only, w.only, sizeof(w.only))
+            self.helpers[k].excluded_count = 0
+            for code in bans[:MAX_ROOT_FILTER]:
+                self.helpers[k].excluded[self.helpers[k].excluded_count] = code
+                self.helpers[k].excluded_count += 1
+            thread = _threading.Thread(target=self._helper, args=(k,), daemon=True)
+            thread.start()
+            threads.append(thread)
+        lines = []          # (score, pv) of the last completed iteration, best first
+        previous = [0] * n_lines
+        d = 0
+        try:
+            for d in range(1, max_depth + 1):
+                current = []
+                for line in range(n_lines):
+                    w.excluded_count = 0
+                    for code in bans[:MAX_ROOT_FILTER // 2] + [pv[0] for _, pv in current]:
+                        w.excluded[w.excluded_count] = code
+                        w.excluded_count += 1
+                    w.seldepth = 0
+                    prev_score = previous[line]
+                    with nogil:
+                        score = search_depth(w, d, prev_score)
+                    if stopped(w) or w.pv_len[0] == 0:
+                        break
+                    current.append((score, [w.pv[0][k] for k in range(w.pv_len[0])]))
+                if len(current) < n_lines:
+                    break
+                lines = current
+                previous = [s for s, _ in current]
+                w.completed_depth = d
+                if on_info is not None:
+                    total_nodes = self._nodes()
+                    elapsed = (now_ns() - start) // 1000000
+                    for line in range(n_lines):
+                        on_info(self._info(d, line + 1, lines[line][0], lines[line][1], total_nodes, elapsed))
+                score = lines[0][0]
+                if mate and 0 < score_to_mate_moves(score) <= mate:
+                    break
+                if sh.soft_ns and now_ns() >= sh.soft_ns:
+                    break
+                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and not sh.hard_ns == 0:
+                    break
+        finally:
+            jj_store_int(&sh.stop, 1)
+            for thread in threads:
+                thread.join()
+        if not lines:
+            # Stopped before depth 1 was complete: finish depth 1 without limits.
+            sh.stop = 0
+            sh.hard_ns = 0
+            sh.node_limit = 0
+            w.excluded_count = 0
+            for code in bans[:MAX_ROOT_FILTER]:
+                w.excluded[w.excluded_count] = code
+                w.excluded_count += 1
+            with nogil:
+                score = search_depth(w, 1, 0)
+            lines = [(score, [w.pv[0][k] for k in range(w.pv_len[0])] or [root_moves[0]])]
+            w.completed_depth = 1
+        score, pv = lines[0]
+        ponder = move_to_iccs(pv[1]) if len(pv) > 1 else self._ponder_from_table(pv[0])
+        mate_moves = score_to_mate_moves(score)
+        return {"bestmove": move_to_iccs(pv[0]), "ponder": ponder, "score": score,
+                "mate": mate_moves if mate_moves else None, "depth": w.completed_depth,
+                "nodes": self._nodes(), "time_ms": (now_ns() - start) // 1000000,
+                "pv": [move_to_iccs(m) for m in pv]}
+
+    cdef uint64_t _nodes(self):
+        cdef uint64_t total = self.main.nodes
+        for k in range(self.n_helpers):
+            total += self.helpers[k].nodes
+        return total
+
+    def _info(self, int depth, int multipv, int score, list pv, uint64_t nodes, long long elapsed):
+        mate_moves = score_to_mate_moves(score)
+        return {"depth": depth, "seldepth": max(self.main.seldepth, depth), "multipv": multipv,
+                "score": score, "mate": mate_moves if mate_moves else None, "nodes": nodes,
+                "time_ms": elapsed, "nps": nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000,
+                "hashfull": self.hashfull(), "pv": [move_to_iccs(m) for m in pv]}
+
+    cdef object _ponder_from_table(self, int best):
+        cdef Pos* p = &self.main.pos
+        cdef MoveList ml
+        cdef TTEntry* e
+        make_move(p, best)
+        update_rule_state(p)
+        e = tt_entry(&self.shared, p.hist[p.ply].key)
+        reply = None
+        if e.key == p.hist[p.ply].key and e.move:
+            gen_legal(p, &ml)
+            for i in range(ml.count):
+                if ml.moves[i] == e.move:
+                    reply = move_to_iccs(e.move)
+        unmake_move(p)
+        return reply
