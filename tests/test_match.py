@@ -196,3 +196,28 @@ def test_command_line_runs_a_match(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Results (2 games)" in done.stdout and "one vs two" in done.stdout
     assert len(read_games(tmp_path / "cli.pgn")) == 2
+
+
+def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
+    import signal
+    import time
+
+    env = dict(os.environ)
+    if any((ROOT / "engine").glob("_core*.so")):
+        env["PYTHONPATH"] = str(ROOT)
+    slow = shlex.join([sys.executable, str(FAKES / "random_mover.py")])
+    pgn = tmp_path / "partial.pgn"
+    cmd = [sys.executable, "-m", "engine", "match", "-engine", f"cmd={slow}", "name=one",
+           "-engine", f"cmd={slow} --seed 5", "name=two", "-tc", "5+0", "-games", "500",
+           "-maxmoves", "20", "-pgnout", str(pgn)]
+    process = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 60
+    while time.time() < deadline and not (pgn.exists() and pgn.read_text().count("[Result") >= 2):
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert "Interrupted" in out and "Results (" in out
+    finished = int(out.split("Results (")[1].split()[0])
+    assert finished >= 2 and len(read_games(pgn)) == finished
