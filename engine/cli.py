@@ -6,6 +6,7 @@ import sys
 import time
 from typing import Optional, Sequence
 
+from . import bench
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
 from .position import Position
@@ -31,9 +32,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     perft_parser.add_argument("--fen", default=START_FEN, help="position (default: the start position)")
     perft_parser.add_argument("--moves", nargs="*", default=[], help="ICCS moves played from the FEN first")
     perft_parser.add_argument("--divide", action="store_true", help="print the count below each root move")
+    bench_parser = sub.add_parser("bench", help="search fixed positions to a fixed depth: total nodes and speed")
+    bench_parser.add_argument("depth", type=int, nargs="?", default=None,
+                              help=f"depth in plies (default {bench.DEFAULT_DEPTH})")
+    bench_parser.add_argument("--hash", type=int, default=16, help="hash table size in MB (default 16)")
+    bench_parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     options = parser.parse_args(args)
     if options.command == "perft":
         return _perft(options)
+    if options.command == "bench":
+        return bench.main(options.depth, options.hash, options.threads)
     return 2
 
 
