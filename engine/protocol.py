@@ -1,43 +1,147 @@
-"""The engine's text protocol on stdin/stdout.
+"""The engine's text protocol on stdin/stdout: the reader loop, the writer, and dialect detection.
 
-For now it answers the handshakes of UCCI and UCI and `isready`, so that GUIs and scripts can detect
-the engine; the search and the full command set are the subject of the engine issue.
+The dialect is chosen by the first command, and again by any later handshake:
+
+* `ucci` -> UCCI 3.0 (engine.ucci), `uci` -> UCI (engine.uci), both answered at once;
+* `ucicyclone`, or anything else first (typically a bare `position`, `fen` or `startpos` line, the
+  "cyclone" style of many Chinese GUIs) -> UCI without a handshake.
+
+The reader loop only parses and dispatches: searches run on the engine facade's background thread, so
+`isready`, `stop` and `quit` are answered while it thinks. No input ends or crashes the process: a line
+that cannot be carried out gets `info string <what was wrong>` and is otherwise ignored. End of input
+stops any search and ends the loop.
 """
 from __future__ import annotations
 
-from typing import TextIO
+import threading
+from dataclasses import dataclass
+from typing import IO, Iterator, Optional, Union
 
-ENGINE_NAME = "jiangjun 0.1.0"
-AUTHOR = "the jiangjun developers"
+from .commands import quote
+from .engine import Engine, EngineBusyError
+from .session import Say, Session
+from .ucci import UcciSession
+from .uci import UciSession
+
 HELP_LINE = "jiangjun, a Xiangqi engine: type 'uci' or 'ucci' to start, 'quit' to leave."
+#: Longest input line accepted (bytes): far more than a `position` with a whole game's moves.
+MAX_LINE = 64 * 1024
 
 
-def serve(stdin: TextIO, stdout: TextIO) -> int:
-    """Read commands until `quit` or end of input. Never raises on bad input."""
+class Writer:
+    """The one writer: whole lines, flushed one by one, from any thread."""
 
-    def say(line: str) -> None:
-        stdout.write(line + "\n")
-        stdout.flush()
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self._binary = getattr(stream, "buffer", None)
+        self._lock = threading.Lock()
+        self.closed = False
 
-    if stdin.isatty():
-        say(HELP_LINE)
-    for raw in stdin:
-        words = raw.split()
-        if not words:
+    def say(self, line: str) -> None:
+        """Write one line. A line break inside `line` becomes a space; a closed output is ignored."""
+        text = line.replace("\r", " ").replace("\n", " ") + "\n"
+        with self._lock:
+            if self.closed:
+                return
+            try:
+                if self._binary is not None:
+                    self._binary.write(text.encode("utf-8", "replace"))
+                    self._binary.flush()
+                else:
+                    self._stream.write(text)
+                    self._stream.flush()
+            except (OSError, ValueError):  # the GUI has gone away
+                self.closed = True
+
+
+@dataclass(frozen=True)
+class OverlongLine:
+    """A line longer than MAX_LINE, skipped without being kept in memory."""
+
+    length: int
+
+
+def read_lines(stream: IO[str]) -> Iterator[Union[str, OverlongLine]]:
+    """The input lines, decoded as UTF-8 with bad bytes replaced; overlong lines as OverlongLine."""
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a text stream (tests, embedding)
+        for line in stream:
+            yield OverlongLine(len(line)) if len(line) > MAX_LINE else line
+        return
+    while True:
+        chunk = binary.readline(MAX_LINE + 1)
+        if not chunk:
+            return
+        if len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+            length = len(chunk)
+            while True:  # skip to the end of the line
+                more = binary.readline(MAX_LINE)
+                length += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield OverlongLine(length)
             continue
-        command = words[0]
-        if command == "uci":
-            say(f"id name {ENGINE_NAME}")
-            say(f"id author {AUTHOR}")
-            say("uciok")
-        elif command == "ucci":
-            say(f"id name {ENGINE_NAME}")
-            say(f"id author {AUTHOR}")
-            say("ucciok")
-        elif command == "isready":
-            say("readyok")
-        elif command == "quit":
-            break
-        else:
-            say(f"info string unknown or not yet supported command: {command[:40]}")
+        yield chunk.decode("utf-8", errors="replace")
+
+
+class Protocol:
+    """Dispatches input lines to the session of the current dialect, over one engine."""
+
+    def __init__(self, engine: Engine, say: Say) -> None:
+        self.engine = engine
+        self.say = say
+        self.session: Optional[Session] = None
+
+    def handle_line(self, line: Union[str, OverlongLine]) -> bool:
+        """Carry out one input line; never raises. Returns False when the engine should exit."""
+        if isinstance(line, OverlongLine):
+            self.say(f"info string ignored a line of {line.length} bytes: longer than {MAX_LINE}")
+            return True
+        words = line.split()
+        if not words:
+            return True
+        try:
+            return self._dispatch(words)
+        except (ValueError, EngineBusyError, MemoryError) as exc:
+            # CommandError, InvalidFenError, IllegalMoveError, OptionError are ValueErrors.
+            self.say(f"info string {exc}")
+        except Exception as exc:  # a bug: report it and carry on
+            self.say(f"info string internal error on {quote(line.strip())}: {exc!r}")
+        return True
+
+    def _dispatch(self, words: list[str]) -> bool:
+        first = words[0]
+        if first in ("uci", "ucicyclone"):
+            self.session = UciSession(self.engine, self.say)
+            if first == "uci":
+                self.session.handshake()
+            return True
+        if first == "ucci":
+            self.session = UcciSession(self.engine, self.say)
+            self.session.handshake()
+            return True
+        if self.session is None:
+            self.session = UciSession(self.engine, self.say)
+        return self.session.handle(words)
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> int:
+    """Read commands until `quit` or end of input. Never raises on bad input. Returns the exit status."""
+    writer = Writer(stdout)
+    try:
+        interactive = stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        interactive = False
+    if interactive:
+        writer.say(HELP_LINE)
+    engine = Engine()
+    protocol = Protocol(engine, writer.say)
+    try:
+        for line in read_lines(stdin):
+            if not protocol.handle_line(line):
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.shutdown()
     return 0

@@ -64,10 +64,11 @@ cdef class Searcher:
             hash_mb = 1
         while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
             entries *= 2
+        cdef TTEntry* table = <TTEntry*>malloc(entries * sizeof(TTEntry))
+        if table == NULL:
+            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")  # the old table stays
         free(self.shared.table)
-        self.shared.table = <TTEntry*>malloc(entries * sizeof(TTEntry))
-        if self.shared.table == NULL:
-            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        self.shared.table = table
         self.shared.mask = entries - 1
         self.clear()
 

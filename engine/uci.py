@@ -1,0 +1,175 @@
+"""UCI as Pikafish speaks it for Xiangqi (squares a0..i9, times in ms), plus the cyclone style (no
+handshake; bare `fen`/`startpos` lines).
+
+    > uci                                   < id name ..., option name ... lines, uciok
+    > position startpos moves h2e2 h9g7
+    > go wtime 60000 btime 60000 winc 1000 binc 1000
+    < info depth 9 seldepth 14 multipv 1 score cp 21 nodes 98765 nps 1500000 hashfull 12 time 66 pv h0g2 ...
+    < bestmove h0g2 ponder i9h9
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from . import __version__
+from .commands import CommandError, parse_int, parse_moves, quote
+from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
+from .limits import SearchLimits
+from .options import Option, OptionError, OptionValue
+from .position import Color
+from .session import Say, Session
+
+ENGINE_NAME = f"jiangjun {__version__}"
+AUTHOR = "the jiangjun developers"
+
+#: `go` keywords followed by a whole number of ms (clock fields) or a count.
+_CLOCK_WORDS = ("wtime", "btime", "winc", "binc", "movetime")
+_COUNT_WORDS = ("movestogo", "depth", "nodes", "mate")
+
+
+def uci_options() -> tuple[Option, ...]:
+    """The options advertised after `uci`."""
+    return (
+        Option("Hash", "spin", 16, 1, max_hash_mb()),
+        Option("Threads", "spin", 1, 1, MAX_THREADS),
+        Option("MultiPV", "spin", 1, 1, 128),
+        Option("Ponder", "check", False),
+        Option("Move Overhead", "spin", 10, 0, 5000),
+        Option("Clear Hash", "button"),
+        Option("UCI_Variant", "combo", "xiangqi", choices=("xiangqi",)),
+    )
+
+
+def format_info(info: SearchInfo) -> str:
+    """`info depth D seldepth S multipv K score cp X|mate M nodes N nps R hashfull H time T pv ...`."""
+    score = f"mate {info.mate}" if info.mate else f"cp {info.score}"
+    line = (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} score {score} "
+            f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
+    return line + (" pv " + " ".join(info.pv) if info.pv else "")
+
+
+def format_bestmove(result: SearchResult) -> list[str]:
+    """The closing lines of a search: `bestmove M [ponder P]`, or with no move to play
+    `info depth 0 score mate 0` (the side to move has lost; `cp S` otherwise) and `bestmove (none)`."""
+    lines = [f"info string {result.note}"] if result.note else []
+    if result.bestmove is None:
+        score = "mate 0" if result.mate == 0 else f"cp {result.score}"
+        return lines + [f"info depth 0 score {score}", "bestmove (none)"]
+    ponder = f" ponder {result.ponder}" if result.ponder else ""
+    return lines + [f"bestmove {result.bestmove}{ponder}"]
+
+
+def parse_go(args: Sequence[str], red_to_move: bool) -> SearchLimits:
+    """The limits of a UCI `go` (`perft` excepted). wtime/winc are Red's; all times in ms.
+
+    Raises CommandError for an unknown keyword or a bad number (the whole `go` is then ignored).
+    """
+    values: dict[str, int] = {}
+    flags: set[str] = set()
+    searchmoves: tuple[str, ...] = ()
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in ("infinite", "ponder"):
+            flags.add(word)
+            i += 1
+        elif word == "searchmoves":
+            searchmoves = parse_moves(args[i + 1:], "go searchmoves")
+            if not searchmoves:
+                raise CommandError("go searchmoves needs at least one move")
+            break
+        elif word in _CLOCK_WORDS or word in _COUNT_WORDS:
+            if i + 1 >= len(args):
+                raise CommandError(f"go {word} needs a value")
+            # Clocks may arrive negative from a GUI whose clock has just run out: read them as 0.
+            minimum = None if word in ("wtime", "btime") else 0
+            values[word] = max(0, parse_int(args[i + 1], f"go {word}", minimum))
+            i += 2
+        else:
+            raise CommandError(f"unknown go parameter {quote(word)}")
+    own, opp = ("w", "b") if red_to_move else ("b", "w")
+    mate = values.get("mate")
+    if mate == 0:
+        raise CommandError("go mate needs a number of moves of at least 1")
+    depth = values.get("depth")
+    nodes = values.get("nodes")
+    return SearchLimits(
+        time=_ms(values.get(f"{own}time")),
+        increment=_ms(values.get(f"{own}inc")),
+        movestogo=values.get("movestogo") or None,
+        opp_time=_ms(values.get(f"{opp}time")),
+        opp_increment=_ms(values.get(f"{opp}inc")),
+        movetime=_ms(values.get("movetime")),
+        depth=None if depth is None else max(1, depth),      # depth 0 searches one ply
+        nodes=None if nodes is None else max(1, nodes),      # nodes 0 completes depth 1
+        mate=mate,
+        infinite="infinite" in flags,
+        ponder="ponder" in flags,
+        searchmoves=searchmoves,
+    )
+
+
+def _ms(value: Optional[int]) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+class UciSession(Session):
+    """UCI. Also accepts the UCCI spellings `setoption newgame` and `banmoves`."""
+
+    dialect = "uci"
+
+    def __init__(self, engine: Engine, say: Say) -> None:
+        super().__init__(engine, say)
+        self.options = {option.name.lower(): option for option in uci_options()}
+        self.handlers["debug"] = lambda args: None
+        self.handlers["register"] = lambda args: None
+
+    def handshake(self) -> None:
+        self.say(f"id name {ENGINE_NAME}")
+        self.say(f"id author {AUTHOR}")
+        for option in self.options.values():
+            self.say(option.uci_line())
+        self.say("uciok")
+
+    def parse_go(self, args: Sequence[str]) -> SearchLimits:
+        return parse_go(args, self.engine.position.turn is Color.RED)
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        if args == ["newgame"]:  # the UCCI form, accepted in every dialect
+            self.engine.new_game()
+            return
+        if not args or args[0] != "name":
+            raise CommandError("setoption needs 'name <option> [value <value>]'")
+        if "value" in args:
+            cut = args.index("value")
+            name, value = " ".join(args[1:cut]), " ".join(args[cut + 1:])
+        else:
+            name, value = " ".join(args[1:]), None
+        option = self.options.get(name.lower())
+        if option is None:
+            raise OptionError(f"No such option: {quote(name)}")
+        self.apply(option, option.parse(value))
+
+    def apply(self, option: Option, value: OptionValue) -> None:
+        """Set a parsed option on the engine."""
+        key = option.name.lower()
+        if key == "clear hash":
+            self.engine.clear_hash()
+        elif key == "hash":
+            self.engine.configure(hash_mb=value)
+        elif key == "threads":
+            self.engine.configure(threads=value)
+        elif key == "multipv":
+            self.engine.configure(multipv=value)
+        elif key == "ponder":
+            self.engine.configure(ponder=value)
+        elif key == "move overhead":
+            self.engine.configure(move_overhead_ms=value)
+        # UCI_Variant: xiangqi is the only value, already checked by parse.
+
+    def report_info(self, info: SearchInfo) -> None:
+        self.say(format_info(info))
+
+    def report_bestmove(self, result: SearchResult) -> None:
+        for line in format_bestmove(result):
+            self.say(line)
