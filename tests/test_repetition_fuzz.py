@@ -40,7 +40,7 @@ if __name__ == "__main__":  # run as a script (stats and timing): use this check
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 
 from engine import START_FEN, InvalidFenError, Position
-from engine.fen import REACHABLE
+from engine.fen import REACHABLE, format_board
 
 try:
     import pyffish as sf
@@ -116,18 +116,9 @@ def random_sparse_fen(rng: random.Random) -> str:
         counts[side, ptype] += 1
         letter = LETTERS[ptype]
         squares[rng.choice(points)] = letter if side == 0 else letter.lower()
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in range(9):
-            cell = squares.get((file, rank))
-            if cell:
-                row += (str(empty) if empty else "") + cell
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {rng.choice('wb')} - - 0 1"
+    pieces = [(0 if letter.isupper() else 1, LETTERS.index(letter.upper()), file, rank)
+              for (file, rank), letter in squares.items()]
+    return f"{format_board(pieces)} {rng.choice('wb')} - - 0 1"
 
 
 def capture_biased_game_fen(rng: random.Random) -> Optional[str]:
