@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from conftest import engine_env
+
 from engine import Position
 from engine.bench import BENCH_FENS, DEFAULT_DEPTH, run_bench
 from engine.cli import main
@@ -68,9 +70,9 @@ def test_cli_bench_bad_arguments(capsys):
     assert main(["bench", "2", "--threads", "0"]) == 2
 
 
-def test_cli_bench_subprocess():
+def test_cli_bench_subprocess(tmp_path):
     done = subprocess.run([sys.executable, "-m", "engine", "bench", "3"], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, cwd=tmp_path, env=engine_env())
     assert done.returncode == 0, done.stderr
     nodes = [line for line in done.stdout.splitlines() if line.startswith("Total nodes: ")]
     assert len(nodes) == 1 and int(nodes[0].split(": ")[1]) == run_bench(depth=3, verbose=False)["nodes"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import engine_env
 from engine import Position
 from engine.match.cli import UsageError, parse_args
 from engine.match.game import Adjudication
@@ -185,9 +186,7 @@ def test_command_line_parsing(tmp_path):
 
 
 def test_command_line_runs_a_match(tmp_path):
-    env = dict(os.environ)
-    if any((ROOT / "engine").glob("_core*.so")):
-        env["PYTHONPATH"] = str(ROOT)
+    env = engine_env()
     cmd = [sys.executable, "-m", "engine", "match",
            "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py')])}", "name=one",
            "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py'), '--seed', '2'])}", "name=two",
@@ -202,9 +201,7 @@ def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
     import signal
     import time
 
-    env = dict(os.environ)
-    if any((ROOT / "engine").glob("_core*.so")):
-        env["PYTHONPATH"] = str(ROOT)
+    env = engine_env()
     slow = shlex.join([sys.executable, str(FAKES / "random_mover.py")])
     pgn = tmp_path / "partial.pgn"
     cmd = [sys.executable, "-m", "engine", "match", "-engine", f"cmd={slow}", "name=one",
