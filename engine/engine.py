@@ -163,9 +163,7 @@ class Engine:
         if new.hash_mb != self._options.hash_mb:
             try:
                 self._searcher.set_hash(new.hash_mb)
-            except MemoryError:
-                # The kernel has freed the old table: allocate one of the old size again.
-                self._searcher.set_hash(self._options.hash_mb)
+            except MemoryError:  # the kernel keeps the old table
                 raise MemoryError(f"cannot allocate a {new.hash_mb} MB hash table; "
                                   f"keeping {self._options.hash_mb} MB") from None
         if new.threads != self._options.threads:
