@@ -336,8 +336,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 return score
 
     # Step 5. Pruning on the static evaluation: reverse futility and null move.
+    static_eval = evaluate(p) if not in_check else -VALUE_INF
     if not in_check and ply > 0 and not pv_node:
-        static_eval = evaluate(p)
         if depth <= 3 and static_eval - 120 * depth >= beta and beta < VALUE_MATE_IN_MAX:
             return static_eval
         if null_ok and depth >= 3 and static_eval >= beta and has_big_pieces(p, p.side):
@@ -350,7 +350,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             if score >= beta:
                 return beta if score >= VALUE_MATE_IN_MAX else score
 
-    # Step 6. Moves. No legal move loses, in check or not.
+    # Step 6. Moves. No legal move loses, in check or not. Without a table move to try first, a deep
+    # node is searched one ply shallower (internal iterative reduction).
+    if depth >= 6 and tt_move == 0 and not in_check:
+        depth -= 1
     gen_legal(p, &ml)
     if ply == 0:
         filter_root(w, &ml)
@@ -368,6 +371,14 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
+        # Shallow pruning of quiet moves: late ones (move count pruning), and those that cannot raise
+        # the static evaluation to alpha (futility pruning).
+        if searched > 0 and not is_capture and not in_check and not gives_check and not pv_node \
+                and alpha > -VALUE_MATE_IN_MAX and depth <= 4:
+            if searched >= 3 + 2 * depth * depth or (depth <= 3 and static_eval + 90 + 110 * depth <= alpha):
+                unmake_move(p)
+                searched += 1
+                continue
         # Check extension.
         new_depth = depth - 1 + (1 if gives_check and ply < 2 * depth + 8 else 0)
         if searched == 0:
