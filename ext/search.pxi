@@ -256,7 +256,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     if ply >= MAX_PLY:
         return evaluate(p)
     if in_check:
-        gen_legal(p, &ml)
+        gen_evasions(p, &ml)
         if ml.count == 0:
             return mated_in(ply)
         best = -VALUE_INF
