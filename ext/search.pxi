@@ -41,12 +41,10 @@ cdef struct Shared:
     uint64_t mask            # entries - 1 (a power of two)
     uint8_t generation
     int stop                 # set to end the search (read with jj_load_int)
-    int64_t start_ns
     int64_t soft_ns          # absolute deadlines (0: none); the soft one is checked between iterations
     int64_t hard_ns
     uint64_t node_limit      # 0: none
     int depth_limit
-    int mate_limit           # stop once a mate in this many moves is found (0: none)
 
 
 cdef struct Worker:

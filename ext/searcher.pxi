@@ -157,12 +157,10 @@ cdef class Searcher:
         n_lines = max(1, min(multipv, len(root_moves)))
         max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         sh.stop = 0
-        sh.start_ns = start
         sh.soft_ns = start + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
         sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
         sh.node_limit = nodes if nodes > 0 else 0
         sh.depth_limit = max_depth
-        sh.mate_limit = mate
         sh.generation = (sh.generation + 1) & 255
         w.nodes = 0
         w.seldepth = 0
@@ -217,7 +215,7 @@ cdef class Searcher:
                     break
                 if sh.soft_ns and now_ns() >= sh.soft_ns:
                     break
-                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and not sh.hard_ns == 0:
+                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and sh.hard_ns != 0:
                     break
         finally:
             jj_store_int(&sh.stop, 1)
