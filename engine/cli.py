@@ -22,6 +22,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .match.cli import main as match_main
 
         return match_main(args[1:])
+    if args[0] == "analyze":  # its own parser: a positional game file, --moves lists, repeatable --option
+        from .analyze.cli import main as analyze_main
+
+        return analyze_main(args[1:])
     parser = argparse.ArgumentParser(
         prog="jiangjun",
         description="jiangjun (将军), a Xiangqi engine. Without a subcommand it speaks UCCI/UCI on stdin/stdout.",
@@ -37,6 +41,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               help=f"depth in plies (default {bench.DEFAULT_DEPTH})")
     bench_parser.add_argument("--hash", type=int, default=16, help="hash table size in MB (default 16)")
     bench_parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    sub.add_parser("analyze", add_help=False,
+                   help="analyse a position or annotate a game (jiangjun analyze -h lists the options)")
     options = parser.parse_args(args)
     if options.command == "perft":
         return _perft(options)

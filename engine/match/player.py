@@ -514,6 +514,15 @@ class EngineProcess:
             self._send("setoption newgame")
         self._isready(timeout)
 
+    def set_option(self, name: str, value: Optional[str] = None, timeout: float = 10.0) -> None:
+        """Set one option between searches, in the protocol's syntax, and wait for readyok (used by
+        `jiangjun analyze` for MultiPV, Threads and Hash once the advertised options are known)."""
+        self._require_started()
+        self._sync(timeout)
+        self._drain()
+        self._setoption(name, value)
+        self._isready(timeout)
+
     def _require_started(self) -> None:
         if self._proc is None or self.protocol is None:
             raise RuntimeError(f"{self.name}: start() it first")

@@ -1,0 +1,395 @@
+"""The engine behind one interface: the in-process searcher, or any UCI/UCCI engine process.
+
+    backend = open_backend(None, threads=1, hash_mb=64)          # or open_backend("/usr/games/fairy-stockfish")
+    analysis = backend.analyse(START_FEN, ["h2e2"], AnalysisLimits(depth=8), multipv=2, on_update=print)
+    analysis.lines[0].score, analysis.lines[0].pv, analysis.bestmove
+    backend.close()
+
+Scores are from the side to move's view. Every PV is checked against the rules and cut at its first move
+that is not legal (or that comes after the end of the game). A position whose game is over by the rules is
+not searched: the analysis then carries its outcome and the score it implies.
+"""
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..match.player import EngineConfig, EngineError, EngineProcess, Limits
+from ..position import Outcome, Position
+from .errors import AnalyzeError
+from .moves import legal_prefix
+from .score import MATE, Score
+
+#: How long a UCI/UCCI engine may take beyond the time asked for before it counts as hung (seconds).
+EXTERNAL_GRACE = 30.0
+#: The timeout for an external search limited by depth or nodes only (seconds): Ctrl-C ends it sooner.
+EXTERNAL_NO_TIME_LIMIT = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class AnalysisLimits:
+    """How long to search one position; any combination (the first reached ends the search)."""
+
+    depth: Optional[int] = None
+    seconds: Optional[float] = None
+    nodes: Optional[int] = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.depth is not None:
+            parts.append(f"depth {self.depth}")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes} nodes")
+        return ", ".join(parts) or "no limit"
+
+    def to_json(self) -> dict:
+        return {"depth": self.depth, "time": self.seconds, "nodes": self.nodes}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One principal variation: its score (side to move's view) and its moves (ICCS)."""
+
+    multipv: int
+    depth: int
+    score: Score
+    pv: Tuple[str, ...]
+    seldepth: Optional[int] = None
+    nodes: Optional[int] = None
+    time_ms: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one position: its lines, best first (empty when the game is over)."""
+
+    fen: str                                    # the position analysed
+    lines: Tuple[Line, ...] = ()
+    bestmove: Optional[str] = None
+    outcome: Optional[Outcome] = None           # the game is over by the rules; nothing was searched
+    side_to_move_won: bool = False              # with an outcome: whether the side to move is the winner
+    nodes: Optional[int] = None
+    time_ms: Optional[int] = None
+    interrupted: bool = False                   # Ctrl-C ended the search early
+
+    @property
+    def score(self) -> Score:
+        """The side to move's score: the best line's, or what the outcome means (a loss is -#0)."""
+        if self.outcome is not None:
+            if self.outcome.winner is None:
+                return Score(0)
+            return Score(MATE) if self.side_to_move_won else Score.mated()
+        return self.lines[0].score
+
+    @property
+    def depth(self) -> Optional[int]:
+        return self.lines[0].depth if self.lines else None
+
+
+UpdateCallback = Callable[[Tuple[Line, ...]], None]
+
+
+class Backend:
+    """What the analysis tool needs from an engine. Subclasses implement `_search` and `close`."""
+
+    name: str = "engine"
+    description: str = "engine"
+
+    def analyse(self, fen: str, moves: Sequence[str], limits: AnalysisLimits, multipv: int = 1,
+                on_update: Optional[UpdateCallback] = None) -> Analysis:
+        """Analyse the position after `moves` (ICCS, legal) from `fen`. `on_update` is called on the
+        calling thread with the current lines each time the engine reports one.
+
+        Raises AnalyzeError when the engine fails or answers an illegal move.
+        """
+        position = Position(fen)
+        for move in moves:
+            position.push(move)
+        outcome = position.outcome()
+        if outcome is not None:
+            return Analysis(position.fen(), outcome=outcome, side_to_move_won=outcome.winner == position.turn)
+
+        def update(lines: Tuple[Line, ...]) -> None:
+            if on_update is not None:
+                on_update(_clean(position, lines))
+
+        analysis = self._search(fen, list(moves), position, limits, max(1, multipv), update)
+        return _finish(position, analysis, self.name)
+
+    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+                on_update: UpdateCallback) -> Analysis:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _clean(position: Position, lines: Sequence[Line]) -> Tuple[Line, ...]:
+    """Lines ordered by multipv, with their PVs cut to what is legal; lines left without a move dropped, and
+    lines starting with the same move as an earlier one (left over from the previous iteration)."""
+    out, seen = [], set()
+    for line in sorted(lines, key=lambda line: line.multipv):
+        pv = legal_prefix(position, line.pv)
+        if pv and pv[0] not in seen:
+            seen.add(pv[0])
+            out.append(Line(line.multipv, line.depth, line.score, pv, line.seldepth, line.nodes, line.time_ms))
+    return tuple(out)
+
+
+def _finish(position: Position, analysis: Analysis, name: str) -> Analysis:
+    """Check the engine's answer against the rules and make the first line the best move's."""
+    best = analysis.bestmove
+    if best is None or not position.is_legal(best):
+        shown = "no move" if best is None else f"the illegal move {best}"
+        raise AnalyzeError(f"{name} answered {shown} in {position.fen()}")
+    lines = list(_clean(position, analysis.lines))
+    if not lines or lines[0].pv[0] != best:
+        # Line 1 did not (yet) show the best move: keep the line that does, if any, at the front.
+        match = next((line for line in lines if line.pv[0] == best), None)
+        if match is None:
+            raise AnalyzeError(f"{name} gave no score for its best move {best} in {position.fen()}")
+        lines.remove(match)
+        lines.insert(0, match)
+    # One line per first move, renumbered in order.
+    seen, unique = set(), []
+    for line in lines:
+        if line.pv[0] not in seen:
+            seen.add(line.pv[0])
+            unique.append(line)
+    numbered = tuple(Line(k, line.depth, line.score, line.pv, line.seldepth, line.nodes, line.time_ms)
+                     for k, line in enumerate(unique, 1))
+    return Analysis(position.fen(), numbered, best, nodes=analysis.nodes, time_ms=analysis.time_ms,
+                    interrupted=analysis.interrupted)
+
+
+# -- the project's own engine, in-process --------------------------------------------------------------
+
+class InProcessBackend(Backend):
+    """The jiangjun searcher through the Engine facade (engine.engine). The transposition table is kept
+    from one position to the next, which helps when the positions follow one another in a game."""
+
+    def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
+        from .. import __version__
+        from ..engine import Engine, EngineOptions
+
+        try:
+            self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads))
+        except MemoryError:
+            raise AnalyzeError(f"cannot allocate a {hash_mb} MB hash table; try a smaller --hash") from None
+        self.name = f"jiangjun {__version__}"
+        self.description = f"{self.name} (in-process, {threads} thread{'s' if threads != 1 else ''}, " \
+                           f"{hash_mb} MB hash)"
+
+    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+                on_update: UpdateCallback) -> Analysis:
+        from ..engine import SearchInfo
+        from ..limits import SearchLimits
+
+        engine = self._engine
+        if engine.options.multipv != multipv:
+            engine.configure(multipv=multipv)
+        engine.set_position(fen, moves)
+        events: "queue.Queue[object]" = queue.Queue()
+        engine.go(
+            SearchLimits(depth=limits.depth, nodes=limits.nodes,
+                         movetime=None if limits.seconds is None else max(1.0, limits.seconds * 1000)),
+            on_info=events.put, on_bestmove=events.put,
+        )
+        latest: Dict[int, Line] = {}
+        interrupted = False
+        while True:
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:       # stop, and report what was found so far
+                interrupted = True
+                engine.stop()
+                continue
+            if isinstance(event, SearchInfo):
+                latest[event.multipv] = Line(event.multipv, event.depth, Score(event.score), event.pv,
+                                             event.seldepth, event.nodes, event.time_ms)
+                on_update(tuple(latest.values()))
+                continue
+            result = event
+            break
+        lines = list(latest.values())
+        if result.bestmove is not None and result.pv and (1 not in latest or latest[1].pv[:1] != (result.bestmove,)):
+            # The result can be newer than the last line 1 reported (a search stopped inside an iteration).
+            lines = [line for line in lines if line.multipv != 1]
+            lines.append(Line(1, result.depth, Score(result.score), result.pv, None, result.nodes, result.time_ms))
+        return Analysis(position.fen(), tuple(lines), result.bestmove, nodes=result.nodes, time_ms=result.time_ms,
+                        interrupted=interrupted)
+
+    def close(self) -> None:
+        self._engine.shutdown()
+
+
+# -- any UCI/UCCI engine ---------------------------------------------------------------------------------
+
+class ExternalBackend(Backend):
+    """A UCI or UCCI engine process (engine.match.player.EngineProcess, which converts Fairy-Stockfish's
+    1-based ranks and switches it to xiangqi). The `info` lines of every MultiPV line are read as they come."""
+
+    def __init__(self, cmd: str, proto: str = "auto", options: Optional[Dict[str, str]] = None,
+                 threads: Optional[int] = None, hash_mb: Optional[int] = None,
+                 warn: Callable[[str], None] = lambda text: None) -> None:
+        self._warn = warn
+        self._proc = EngineProcess(EngineConfig(cmd, proto=proto, options=dict(options or {})))
+        try:
+            self._proc.start(timeout=15.0)
+        except EngineError as exc:
+            self._proc.quit()
+            raise AnalyzeError(f"the engine failed to start: {exc}") from None
+        self.name = self._proc.name
+        self._multipv = 1
+        try:
+            for value, names in ((threads, ("threads",)), (hash_mb, ("hash", "hashsize"))):
+                if value is not None:
+                    self._set(names, value, required=True)
+        except EngineError as exc:
+            self.close()
+            raise AnalyzeError(f"{self.name} failed while setting options: {exc}") from None
+        self.description = f"{self.name} ({self._proc.protocol.upper()}, {cmd})"
+
+    def _option_name(self, names: Sequence[str]) -> Optional[str]:
+        """The advertised spelling of the first of `names` (lower case) the engine offers, or None."""
+        for key in names:
+            line = self._proc.advertised.get(key)
+            if line is not None:
+                words = line.split()
+                if len(words) > 2 and words[1] == "name":             # UCI: option name <name> type ...
+                    end = words.index("type") if "type" in words else len(words)
+                    return " ".join(words[2:end])
+                return words[1] if len(words) > 1 else key           # UCCI: option <name> type ...
+        return None
+
+    def _set(self, names: Sequence[str], value: object, required: bool) -> bool:
+        name = self._option_name(names)
+        if name is None:
+            if required:
+                self._warn(f"{self.name} does not offer the option {names[0]}; ignored")
+            return False
+        self._proc.set_option(name, str(value))
+        return True
+
+    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+                on_update: UpdateCallback) -> Analysis:
+        proc = self._proc
+        try:
+            if multipv != self._multipv:
+                if self._set(("multipv",), multipv, required=False):
+                    self._multipv = multipv
+                elif multipv > 1:
+                    self._warn(f"{self.name} does not offer MultiPV; showing one line")
+        except EngineError as exc:
+            raise AnalyzeError(f"{self.name} failed: {exc}") from None
+
+        latest: Dict[int, Line] = {}
+        armed = [False]
+
+        def on_io(direction: str, text: str) -> None:
+            if direction == ">":
+                armed[0] = armed[0] or text.startswith("go")
+                return
+            if armed[0] and text.startswith("info"):
+                line = _parse_info(text, proc.from_engine)
+                if line is not None:
+                    latest[line.multipv] = line
+                    on_update(tuple(latest.values()))
+
+        seconds = limits.seconds
+        timeout = EXTERNAL_NO_TIME_LIMIT if seconds is None else seconds + EXTERNAL_GRACE
+        go_limits = Limits(depth=limits.depth, nodes=limits.nodes,
+                           movetime=None if seconds is None else max(1.0, seconds * 1000))
+        start = time.monotonic()
+        proc.on_io = on_io
+        interrupted = False
+        try:
+            result = proc.go(fen, moves, position.turn.value, go_limits, timeout=timeout)
+            bestmove = result.bestmove
+        except KeyboardInterrupt:
+            # The reader may be anywhere in the exchange: keep what was reported and drop the engine.
+            interrupted = True
+            best = latest.get(1)
+            bestmove = best.pv[0] if best is not None else None
+            self.close()
+            if bestmove is None:
+                raise
+            result = None
+        except EngineError as exc:
+            raise AnalyzeError(f"{self.name} failed: {exc}") from None
+        finally:
+            proc.on_io = None
+        if result is not None and bestmove is not None and (1 not in latest or latest[1].pv[:1] != (bestmove,)):
+            if result.pv[:1] == [bestmove] and (result.score_cp is not None or result.mate is not None):
+                score = Score.from_mate(result.mate) if result.mate is not None else Score.from_cp(result.score_cp)
+                latest[1] = Line(1, result.depth or 0, score, tuple(result.pv), None, result.nodes, None)
+        elapsed = int((time.monotonic() - start) * 1000)
+        nodes = max((line.nodes or 0 for line in latest.values()), default=0) or None
+        return Analysis(position.fen(), tuple(latest.values()), bestmove, nodes=nodes, time_ms=elapsed,
+                        interrupted=interrupted)
+
+    def close(self) -> None:
+        self._proc.quit()
+
+
+def _parse_info(text: str, from_engine: Callable[[str], str]) -> Optional[Line]:
+    """A Line from a UCI/UCCI `info` line with a score and a PV (exact scores only), else None."""
+    words = text.split()
+    fields: Dict[str, int] = {}
+    score: Optional[Score] = None
+    pv: Tuple[str, ...] = ()
+    i = 1
+    try:
+        while i < len(words):
+            key = words[i]
+            if key in ("string", "message"):
+                return None
+            if key == "pv":
+                pv = tuple(from_engine(move) for move in words[i + 1:])
+                break
+            if key == "score":
+                kind = words[i + 1]
+                if kind == "cp":
+                    score, i = Score.from_cp(int(words[i + 2])), i + 3
+                elif kind == "mate":
+                    score, i = Score.from_mate(int(words[i + 2])), i + 3
+                else:                                       # UCCI: a bare number
+                    score, i = Score.from_cp(int(kind)), i + 2
+                continue
+            if key in ("lowerbound", "upperbound"):
+                return None
+            if key in ("depth", "seldepth", "multipv", "nodes", "time"):
+                fields[key] = int(words[i + 1])
+                i += 2
+                continue
+            i += 1
+    except (ValueError, IndexError):
+        return None
+    if score is None or not pv:
+        return None
+    return Line(fields.get("multipv", 1), fields.get("depth", 0), score, pv, fields.get("seldepth"),
+                fields.get("nodes"), fields.get("time"))
+
+
+def open_backend(cmd: Optional[str], *, proto: str = "auto", options: Optional[Dict[str, str]] = None,
+                 threads: Optional[int] = None, hash_mb: Optional[int] = None,
+                 warn: Callable[[str], None] = lambda text: None) -> Backend:
+    """The in-process engine (cmd None; threads 1 and 64 MB unless given) or the engine process `cmd`."""
+    if cmd is None:
+        if options:
+            raise AnalyzeError("--option applies to an engine given with --engine; "
+                               "the built-in engine takes --threads and --hash")
+        return InProcessBackend(threads=threads or 1, hash_mb=hash_mb or 64)
+    return ExternalBackend(cmd, proto=proto, options=options, threads=threads, hash_mb=hash_mb, warn=warn)

@@ -1,0 +1,406 @@
+"""`jiangjun analyze`: analyse a position, or annotate a game, from the command line.
+
+    jiangjun analyze                                  # the start position
+    jiangjun analyze --fen FEN --moves "h2e2 马8进7"   # the position after the moves
+    jiangjun analyze --moves 炮二平五 马8进7 --annotate  # every move of a move list, judged
+    jiangjun analyze game.pgn [--game N]               # every move of a game from a PGN file (UTF-8 or GBK)
+
+Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
+stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Dict, List, Optional, Sequence
+
+from ..errors import InvalidFenError
+from ..fen import START_FEN
+from ..position import Position
+from . import pictures
+from .backend import AnalysisLimits, Backend, open_backend
+from .errors import AnalyzeError
+from .game import GameAnalysis, Thresholds, annotate
+from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
+from .report import (POVS, GameTable, LiveArea, Style, analysis_json, final_lines, game_header, game_json,
+                     outcome_text, position_header, position_lines, position_summary, summary_lines)
+
+PROG = "jiangjun analyze"
+#: Time per position when no limit is given (seconds): a single position, a position of a game.
+DEFAULT_POSITION_TIME = 3.0
+DEFAULT_GAME_TIME = 0.5
+
+EPILOG = """\
+modes:
+  no FILE         analyse one position: --fen (default: the start position) after --moves
+  --annotate      judge every move of --moves played from --fen, as in a game
+  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8 or GBK; ICCS, WXF or Chinese moves)
+
+Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
+with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
+A game move losing at least --inaccuracy/--mistake/--blunder centipawns (from the mover's view, scores
+capped at +-1000 with a mate as the cap) is marked ?!, ? or ??; the engine's own best move never is.
+
+examples:
+  jiangjun analyze --depth 12 --multipv 3
+  jiangjun analyze --fen "4k4/9/9/9/9/9/9/9/4A4/3K1A2R w" --depth 8 --notation wxf
+  jiangjun analyze game.pgn --time 1 --svg final.svg --plot eval.svg
+  jiangjun analyze game.pgn --engine /usr/games/fairy-stockfish --depth 12 --json > game.json
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Analyse a Xiangqi position, or annotate a game move by move.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a Xiangqi PGN file to annotate")
+    what = parser.add_argument_group("what to analyse")
+    what.add_argument("--fen", help="the starting position (default: the start position)")
+    what.add_argument("--moves", nargs="+", action="extend", default=[], metavar="MOVE",
+                      help="moves played from --fen (ICCS, WXF or Chinese; separate or in one string)")
+    what.add_argument("--annotate", action="store_true",
+                      help="judge every move of --moves instead of analysing the final position")
+    what.add_argument("--game", type=int, default=1, metavar="N", help="the game of FILE to annotate (default 1)")
+    what.add_argument("--ply", type=int, metavar="N",
+                      help="for a game: the position after N plies for --svg and --board (default: the last)")
+    limits = parser.add_argument_group("search limits (per position; default: "
+                                       f"{DEFAULT_POSITION_TIME:g} s for a position, "
+                                       f"{DEFAULT_GAME_TIME:g} s per position of a game)")
+    limits.add_argument("--depth", type=int, metavar="N", help="search depth in plies")
+    limits.add_argument("--time", type=float, metavar="SECONDS", help="search time in seconds")
+    limits.add_argument("--nodes", type=int, metavar="N", help="nodes to search")
+    limits.add_argument("--multipv", type=int, default=1, metavar="K", help="lines to show (default 1)")
+    limits.add_argument("--threads", type=int, metavar="N", help="search threads (default 1)")
+    limits.add_argument("--hash", type=int, metavar="MB", help="hash table in MB (built-in engine: default 64)")
+    output = parser.add_argument_group("output")
+    output.add_argument("--notation", choices=NOTATIONS, default="chinese",
+                        help="how moves are written (default chinese)")
+    output.add_argument("--pov", choices=POVS, default="red",
+                        help="scores from Red's view or the side to move's / the mover's (default red)")
+    output.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    output.add_argument("--board", action="store_true", help="print a text board of the position, best move marked")
+    output.add_argument("--ascii", action="store_true", help="the text board in ASCII (FEN letters)")
+    output.add_argument("--flip", action="store_true", help="boards with Black at the bottom")
+    output.add_argument("--svg", metavar="FILE", help="write an SVG diagram of the position with the best move")
+    output.add_argument("--plot", metavar="FILE", help="write an SVG graph of the evaluation over the game")
+    marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
+    marks.add_argument("--inaccuracy", type=int, default=Thresholds.inaccuracy, metavar="CP",
+                       help=f"default {Thresholds.inaccuracy}")
+    marks.add_argument("--mistake", type=int, default=Thresholds.mistake, metavar="CP",
+                       help=f"default {Thresholds.mistake}")
+    marks.add_argument("--blunder", type=int, default=Thresholds.blunder, metavar="CP",
+                       help=f"default {Thresholds.blunder}")
+    engine = parser.add_argument_group("engine (default: jiangjun's own, in-process)")
+    engine.add_argument("--engine", metavar="CMD", help="a UCI or UCCI engine command, e.g. /usr/games/fairy-stockfish")
+    engine.add_argument("--proto", choices=("uci", "ucci", "auto"), default="auto",
+                        help="the engine's protocol (default: auto-detect)")
+    engine.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option, sent after the handshake (repeatable)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
+         stderr: Optional[IO[str]] = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args, out, err)
+    except AnalyzeError as exc:
+        print(f"{PROG}: {exc}", file=err)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=err)
+        return 130
+    except BrokenPipeError:     # e.g. piped into `head`
+        try:
+            sys.stdout = None  # type: ignore[assignment]  # no flush error at exit
+        except Exception:
+            pass
+        return 1
+
+
+# -- input ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Job:
+    """What to analyse, read and checked: a position (the end of `moves`) or, with `game`, every move."""
+
+    start_fen: str = START_FEN
+    moves: List[str] = field(default_factory=list)
+    headers: Dict[str, str] = field(default_factory=dict)
+    result: str = "*"
+    game: bool = False
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    for name, value, low in (("--depth", args.depth, 1), ("--nodes", args.nodes, 1), ("--multipv", args.multipv, 1),
+                             ("--threads", args.threads, 1), ("--hash", args.hash, 1), ("--game", args.game, 1),
+                             ("--ply", args.ply, 0)):
+        if value is not None and value < low:
+            raise AnalyzeError(f"{name} must be at least {low}, not {value}")
+    if args.time is not None and not args.time > 0:
+        raise AnalyzeError(f"--time must be a positive number of seconds, not {args.time:g}")
+
+
+def _options(pairs: Sequence[str]) -> Dict[str, str]:
+    options: Dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise AnalyzeError(f"--option {pair!r}: expected NAME=VALUE, e.g. --option Hash=128")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _read_job(args: argparse.Namespace) -> _Job:
+    job = _Job()
+    if args.file is not None:
+        if args.fen is not None or args.moves or args.annotate:
+            raise AnalyzeError("give either a game FILE or --fen/--moves/--annotate, not both")
+        from ..pgn import PgnError, read_games
+
+        try:
+            games = read_games(Path(args.file))
+        except FileNotFoundError:
+            raise AnalyzeError(f"cannot read {args.file}: no such file") from None
+        except IsADirectoryError:
+            raise AnalyzeError(f"cannot read {args.file}: it is a directory") from None
+        except OSError as exc:
+            raise AnalyzeError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+        except PgnError as exc:
+            raise AnalyzeError(f"cannot read the game: {exc}") from None
+        if not games:
+            raise AnalyzeError(f"{args.file} holds no game")
+        if args.game > len(games):
+            raise AnalyzeError(f"--game {args.game}: {args.file} holds {len(games)} game"
+                               f"{'s' if len(games) != 1 else ''}")
+        game = games[args.game - 1]
+        job.start_fen = Position(game.starting_fen()).fen()
+        job.moves = list(game.moves)
+        job.headers = dict(game.headers)
+        job.result = game.result
+        job.game = True
+        return job
+    if args.game != 1:
+        raise AnalyzeError("--game picks a game of a PGN FILE; no file was given")
+    fen = START_FEN if args.fen is None else args.fen
+    try:
+        position = Position(fen)
+    except InvalidFenError as exc:
+        raise AnalyzeError(f"bad FEN {fen!r}: {exc}") from None
+    job.start_fen = position.fen()
+    job.moves = play_moves(position, split_moves(args.moves))
+    job.game = args.annotate
+    if args.fen is not None:
+        job.headers["FEN"] = job.start_fen
+    return job
+
+
+def _limits(args: argparse.Namespace, game: bool) -> AnalysisLimits:
+    if args.depth is None and args.time is None and args.nodes is None:
+        return AnalysisLimits(seconds=DEFAULT_GAME_TIME if game else DEFAULT_POSITION_TIME)
+    return AnalysisLimits(depth=args.depth, seconds=args.time, nodes=args.nodes)
+
+
+def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
+    if not job.game:
+        if args.plot:
+            raise AnalyzeError("--plot draws a game: give a PGN FILE or --annotate")
+        if args.ply is not None:
+            raise AnalyzeError("--ply picks a position of a game: give a PGN FILE or --annotate")
+    elif args.ply is not None and args.ply > len(job.moves):
+        raise AnalyzeError(f"--ply {args.ply}: the game has {len(job.moves)} plies")
+    for option, path in (("--svg", args.svg), ("--plot", args.plot)):
+        if path:
+            parent = Path(path).parent
+            if not parent.is_dir():
+                raise AnalyzeError(f"{option} {path}: the folder {parent} does not exist")
+    if args.svg or args.board:
+        pictures.require("diagram")
+    if args.plot:
+        pictures.require("evalgraph")
+
+
+# -- running ------------------------------------------------------------------------------------------------
+
+def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    _check_numbers(args)
+    options = _options(args.option)
+    job = _read_job(args)
+    _check_outputs(args, job)
+    thresholds = Thresholds(args.inaccuracy, args.mistake, args.blunder)
+    limits = _limits(args, job.game)
+    style = Style(args.notation, args.pov)
+
+    def warn(text: str) -> None:
+        print(f"{PROG}: warning: {text}", file=err)
+
+    backend = open_backend(args.engine, proto=args.proto, options=options, threads=args.threads,
+                           hash_mb=args.hash, warn=warn)
+    # The live lines go to stdout on a terminal; with --json (stdout is the document) to stderr, if a terminal.
+    live_stream = err if args.json else out
+    live = LiveArea(live_stream, enabled=_is_terminal(live_stream))
+    try:
+        if job.game:
+            return _run_game(args, job, backend, limits, thresholds, style, live, out)
+        return _run_position(args, job, backend, limits, style, live, out)
+    finally:
+        live.clear()
+        backend.close()
+
+
+def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits: AnalysisLimits, style: Style,
+                  live: LiveArea, out: IO[str]) -> int:
+    position = Position(job.start_fen)
+    for move in job.moves:
+        position.push(move)
+    if not args.json:
+        for line in position_header(position, backend.description, limits.describe(), style):
+            print(line, file=out)
+        out.flush()
+    analysis = backend.analyse(job.start_fen, job.moves, limits, args.multipv,
+                               on_update=lambda lines: live.show(position_lines(position, lines, style, args.multipv)))
+    live.clear()
+    last_move = job.moves[-1] if job.moves else None
+    before = None
+    if last_move is not None:
+        before = Position(job.start_fen)
+        for move in job.moves[:-1]:
+            before.push(move)
+    caption = _caption(position, analysis, style, last_move=(before, last_move) if before is not None else None)
+    pictures_done = _pictures(args, position, last_move, analysis.bestmove, caption)
+    if args.json:
+        document = {
+            "type": "position",
+            "engine": {"name": backend.name, "description": backend.description},
+            "limits": limits.to_json(), "multipv": args.multipv,
+            "notation": style.notation, "pov": style.pov,
+            "start_fen": job.start_fen, "moves": job.moves,
+            "analysis": analysis_json(position, analysis, style),
+            **pictures_done,
+        }
+        _print_json(document, out)
+    else:
+        for line in position_lines(position, analysis.lines, style, args.multipv):
+            print(line, file=out)
+        for line in position_summary(position, analysis, style):
+            print(line, file=out)
+        if "board" in pictures_done:
+            print(pictures_done["board"], file=out)
+        for key in ("svg", "plot"):
+            if key in pictures_done:
+                print(f"wrote {pictures_done[key]}", file=out)
+    return 130 if analysis.interrupted else 0
+
+
+def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: AnalysisLimits,
+              thresholds: Thresholds, style: Style, live: LiveArea, out: IO[str]) -> int:
+    text = not args.json
+    layout = GameAnalysis(job.start_fen, job.moves, thresholds)     # the moves, before any analysis
+    table = GameTable(layout, style)
+    if text:
+        for line in game_header(job.headers, layout, backend.description, limits.describe(), style):
+            print(line, file=out)
+        print("", file=out)
+        out.flush()
+
+    def progress(ply: int, lines) -> None:
+        live.show([table.status(layout, ply, lines)])
+
+    def record(rec) -> None:
+        if text:
+            live.print(table.row(rec))
+
+    game = annotate(backend, job.start_fen, job.moves, limits, thresholds, args.multipv,
+                    on_progress=progress if live.enabled else None, on_record=record)
+    live.clear()
+    analysed = len(game.analyses) - 1         # plies whose position was analysed
+    ply = analysed if args.ply is None else args.ply
+    if ply > analysed:
+        raise AnalyzeError(f"--ply {ply}: the analysis was interrupted after {analysed} plies")
+    pictures_done: Dict[str, str] = {}
+    if game.analyses:
+        position = game.position_at(ply)
+        analysis = game.analyses[ply]
+        last_move = game.moves[ply - 1] if ply > 0 else None
+        caption = _caption(position, analysis, style, last_move=(game.position_at(ply - 1), last_move)
+                           if last_move else None)
+        pictures_done = _pictures(args, position, last_move, analysis.bestmove, caption)
+        if args.plot:
+            points = pictures.graph_points(game, style.notation)
+            pictures.write_text(args.plot, pictures.eval_graph_svg(points, _title(job.headers)))
+            pictures_done["plot"] = args.plot
+    if args.json:
+        document = {"type": "game", "engine": {"name": backend.name, "description": backend.description},
+                    "limits": limits.to_json(), "multipv": args.multipv, "notation": style.notation,
+                    "pov": style.pov, **game_json(game, job.headers, job.result, style)}
+        if pictures_done:
+            document["diagram_ply"] = ply
+        document.update(pictures_done)
+        _print_json(document, out)
+    else:
+        if game.interrupted:
+            print(f"  (interrupted: {analysed} of {len(job.moves)} plies analysed)", file=out)
+        print("", file=out)
+        for line in summary_lines(game, job.headers):
+            print(line, file=out)
+        print("", file=out)
+        for line in final_lines(game, style):
+            print(line, file=out)
+        if "board" in pictures_done:
+            where = "the final position" if ply == len(job.moves) else f"the position after {ply} plies"
+            print(f"\n{where}, best move marked:", file=out)
+            print(pictures_done["board"], file=out)
+        for key in ("svg", "plot"):
+            if key in pictures_done:
+                print(f"wrote {pictures_done[key]}", file=out)
+    return 130 if game.interrupted else 0
+
+
+def _caption(position: Position, analysis, style: Style, last_move) -> str:
+    """``after 15... 马8进7: +35, best 马六进五`` (scores in the chosen view)."""
+    prefix = ""
+    if last_move is not None:
+        before, move = last_move
+        prefix = f"after {ply_label(before)} {move_text(before, move, style.notation)}: "
+    if analysis.outcome is not None:
+        return prefix + outcome_text(analysis, position)
+    score = style.score(analysis.score, position.turn).text()
+    best = move_text(position, analysis.bestmove, style.notation)
+    depth = f", depth {analysis.depth}" if analysis.depth else ""
+    return f"{prefix}{score}, best {best}{depth}"
+
+
+def _pictures(args: argparse.Namespace, position: Position, last_move: Optional[str], best: Optional[str],
+              caption: str) -> Dict[str, str]:
+    done: Dict[str, str] = {}
+    if args.svg:
+        svg = pictures.board_svg(position.fen(), last_move=last_move, best=best, flip=args.flip, caption=caption)
+        pictures.write_text(args.svg, svg)
+        done["svg"] = args.svg
+    if args.board:
+        done["board"] = pictures.text_board(position.fen(), best=best, flip=args.flip, ascii=args.ascii)
+    return done
+
+
+def _title(headers: Dict[str, str]) -> str:
+    red, black = headers.get("Red", "").strip(), headers.get("Black", "").strip()
+    title = f"{red or '?'} vs {black or '?'}" if red or black else "jiangjun analyze"
+    event = headers.get("Event", "").strip()
+    return f"{title}, {event}" if event and event != "?" else title
+
+
+def _print_json(document: dict, out: IO[str]) -> None:
+    out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    out.flush()
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

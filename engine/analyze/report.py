@@ -1,0 +1,341 @@
+"""Output: text lines, the live terminal display, and JSON, in the user's notation and point of view.
+
+Point of view (``pov``): ``red`` shows every score from Red's side; ``side`` shows a position's scores from
+the side to move's, and a game move's from the side that played it.
+"""
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from dataclasses import dataclass
+from typing import IO, Dict, List, Optional, Sequence
+
+from ..fen import START_FEN
+from ..position import Color, Position
+from .backend import Analysis, Line
+from .game import GameAnalysis, MoveRecord
+from .moves import line_texts, move_text, numbered_line, ply_label
+from .score import Score
+
+POVS = ("red", "side")
+MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+_SIDE_NAMES = {Color.RED: "Red", Color.BLACK: "Black"}
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to write moves and scores."""
+
+    notation: str = "chinese"
+    pov: str = "red"
+
+    def score(self, score: Score, viewer: Color) -> Score:
+        """`score`, given from `viewer`'s side, in this style's point of view."""
+        return score.pov(self.pov == "red" and viewer is Color.BLACK)
+
+    def pov_phrase(self, game: bool = False) -> str:
+        if self.pov == "red":
+            return "from Red's view"
+        return "from the view of the side that moved" if game else "from the side to move's view"
+
+
+def both_povs(score: Score, viewer: Color, viewer_key: str = "side") -> dict:
+    """``{"red": {...}, viewer_key: {...}}``: a score given from `viewer`'s side, from both views."""
+    red = score if viewer is Color.RED else -score
+    return {"red": red.to_json(), viewer_key: score.to_json()}
+
+
+# -- widths ----------------------------------------------------------------------------------------------
+
+def width(text: str) -> int:
+    """Columns a terminal gives the text (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, columns: int, right: bool = False) -> str:
+    spaces = " " * max(0, columns - width(text))
+    return spaces + text if right else text + spaces
+
+
+def fit(text: str, columns: int) -> str:
+    """The text cut to `columns` display columns (with … when cut)."""
+    if width(text) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+
+
+# -- the live display ------------------------------------------------------------------------------------
+
+class LiveArea:
+    """A few lines at the bottom of a terminal, redrawn in place as a search deepens. Lines printed with
+    `print` scroll above it. Disabled (stdout not a terminal), `show` does nothing and `print` just prints.
+
+    Engines report once per iteration and line, so every report is drawn: no throttling is needed, and the
+    display never lags behind the search."""
+
+    def __init__(self, stream: IO[str], enabled: bool) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self._drawn = 0
+
+    def show(self, lines: Sequence[str]) -> None:
+        if not self.enabled:
+            return
+        columns = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
+        out = [self._erase_code()]
+        for line in lines:
+            out.append("\x1b[2K" + fit(line, columns) + "\n")     # one screen row each: cut to the width
+        out.append("\x1b[J")
+        self.stream.write("".join(out))
+        self.stream.flush()
+        self._drawn = len(lines)
+
+    def _erase_code(self) -> str:
+        return f"\r\x1b[{self._drawn}A" if self._drawn else "\r"
+
+    def clear(self) -> None:
+        if self.enabled and self._drawn:
+            self.stream.write(self._erase_code() + "\x1b[J")
+            self.stream.flush()
+        self._drawn = 0
+
+    def print(self, text: str) -> None:
+        """Print lines for good (above the live lines, which are erased; the next `show` redraws them)."""
+        self.clear()
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+# -- positions ---------------------------------------------------------------------------------------------
+
+def outcome_text(analysis: Analysis, position: Position) -> str:
+    outcome = analysis.outcome
+    assert outcome is not None
+    reason = outcome.reason.replace("_", " ")
+    if outcome.winner is None:
+        return f"the game is over: draw by {reason}"
+    return f"the game is over: {_SIDE_NAMES[outcome.winner]} wins by {reason}"
+
+
+def line_text(position: Position, line: Line, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
+    """``depth 8   +35  1. 炮二平五 马8进7 ...`` (with ``line 2`` in front when several lines are shown)."""
+    score = style.score(line.score, position.turn).text()
+    pv = line.pv if pv_moves is None else line.pv[:pv_moves]
+    text = f"depth {line.depth:>2}  {score:>5}  {numbered_line(position, pv, style.notation)}"
+    if pv_moves is not None and len(line.pv) > pv_moves:
+        text += " …"
+    return (f"line {line.multipv}  " if multipv > 1 else "") + text
+
+
+def position_lines(position: Position, lines: Sequence[Line], style: Style, multipv: int) -> List[str]:
+    return [line_text(position, line, style, multipv) for line in lines]
+
+
+def position_summary(position: Position, analysis: Analysis, style: Style) -> List[str]:
+    """The closing lines of a position's analysis: the best move and the search's size."""
+    if analysis.outcome is not None:
+        return [outcome_text(analysis, position)[0].upper() + outcome_text(analysis, position)[1:]]
+    best = analysis.bestmove
+    assert best is not None
+    shown = move_text(position, best, style.notation)
+    text = f"bestmove {shown}" + (f" ({best})" if style.notation != "iccs" else "")
+    facts = []
+    if analysis.nodes:
+        facts.append(f"{analysis.nodes} nodes")
+    if analysis.time_ms is not None:
+        facts.append(f"{analysis.time_ms / 1000:.2f} s")
+    if analysis.interrupted:
+        facts.append("interrupted")
+    return [text + (f"  [{', '.join(facts)}]" if facts else "")]
+
+
+def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
+    return [
+        f"position  {position.fen()} ({_SIDE_NAMES[position.turn]} to move)",
+        f"engine    {engine}; {limits}",
+        f"scores    {style.pov_phrase()}, mates as #N (mates in N) and -#N (is mated in N)",
+    ]
+
+
+def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
+    """A position's analysis: FEN, outcome, score (both povs), best move, and the lines with their PVs in
+    ICCS and in the chosen notation."""
+    turn = position.turn
+    lines = []
+    for line in analysis.lines:
+        lines.append({
+            "multipv": line.multipv, "depth": line.depth, "seldepth": line.seldepth, "nodes": line.nodes,
+            "time_ms": line.time_ms, "score": both_povs(line.score, turn),
+            "score_text": style.score(line.score, turn).text(),
+            "pv": list(line.pv), "pv_text": line_texts(position, line.pv, style.notation),
+        })
+    best = analysis.bestmove
+    return {
+        "fen": position.fen(),
+        "side_to_move": turn.value,
+        "outcome": None if analysis.outcome is None else {
+            "winner": None if analysis.outcome.winner is None else analysis.outcome.winner.value,
+            "reason": analysis.outcome.reason},
+        "score": both_povs(analysis.score, turn),
+        "score_text": style.score(analysis.score, turn).text(),
+        "bestmove": best,
+        "bestmove_text": None if best is None else move_text(position, best, style.notation),
+        "depth": analysis.depth,
+        "nodes": analysis.nodes,
+        "time_ms": analysis.time_ms,
+        "interrupted": analysis.interrupted,
+        "lines": lines,
+    }
+
+
+# -- games ----------------------------------------------------------------------------------------------
+
+def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style) -> List[str]:
+    red, black = headers.get("Red", "").strip(), headers.get("Black", "").strip()
+    facts = []
+    if red or black:
+        facts.append(f"{red or '?'} (Red) vs {black or '?'} (Black)")
+    for key in ("Event", "Site", "Date"):
+        value = headers.get(key, "").strip()
+        if value and value != "?" and "??" not in value:
+            facts.append(value)
+    result = headers.get("Result", "").strip()
+    if result:
+        facts.append(f"result {result}")
+    start = "the start position" if game.start_fen == START_FEN else game.start_fen
+    facts.append(f"{len(game.moves)} plies from {start}")
+    t = game.thresholds
+    return [
+        f"game      {', '.join(facts)}",
+        f"engine    {engine}; {limits} per position",
+        f"scores    {style.pov_phrase(game=True)}, after each move; loss in centipawns for the side that moved",
+        f"marks     ?! inaccuracy (loss >= {t.inaccuracy}), ? mistake (>= {t.mistake}), ?? blunder (>= {t.blunder})",
+    ]
+
+
+class GameTable:
+    """Writes the move records of a game as aligned lines."""
+
+    def __init__(self, game: GameAnalysis, style: Style, pv_moves: int = 3) -> None:
+        self.style = style
+        self.pv_moves = pv_moves
+        position = Position(game.start_fen)
+        self.texts: List[str] = []
+        self.labels: List[str] = []
+        for move in game.moves:
+            self.labels.append(ply_label(position))
+            self.texts.append(move_text(position, move, style.notation))
+            position.push(move)
+        self.label_width = max((width(label) for label in self.labels), default=3)
+        self.move_width = max((width(text) for text in self.texts), default=4) + 3
+
+    def row(self, record: MoveRecord) -> str:
+        style = self.style
+        index = record.ply - 1
+        mark = MARK_SYMBOLS.get(record.classification or "", "")
+        move = pad(self.texts[index] + mark, self.move_width)
+        after = style.score(record.after, record.mover)
+        # `after` is the mover's view; in red pov a Black move's score flips.
+        text = f"  {pad(self.labels[index], self.label_width)} {move} {after.text():>6}"
+        if record.best:
+            return text + "  best"
+        text += f"  loss {record.loss:>4}"
+        if record.classification:
+            text += f" {record.classification}"
+        line = record.best_line
+        if line is not None:       # the best alternative: its score and the start of its line
+            position = Position(record.fen_before)
+            best_score = style.score(line.score, record.mover).text()
+            shown = " ".join(line_texts(position, line.pv[:self.pv_moves], style.notation))
+            text += f"; best ({best_score}) {shown}{' …' if len(line.pv) > self.pv_moves else ''}"
+        return text
+
+    def status(self, game: GameAnalysis, ply: int, lines: Sequence[Line]) -> str:
+        """The live line while the position after `ply` moves is being searched."""
+        total = len(game.moves)
+        where = "start position" if ply == 0 else f"after {self.labels[ply - 1]} {self.texts[ply - 1]}"
+        text = f"  analysing {where} ({ply}/{total})"
+        if lines:
+            position = game.position_at(ply)
+            first = lines[0]
+            score = self.style.score(first.score, position.turn).text()
+            pv = " ".join(line_texts(position, first.pv[:4], self.style.notation))
+            text += f": depth {first.depth} {score} {pv}"
+        return text
+
+
+def summary_lines(game: GameAnalysis, headers: Dict[str, str]) -> List[str]:
+    rows = [f"{'':8}{'moves':>6}{'best':>6}{'avg loss':>10}{'inaccuracies':>14}{'mistakes':>10}{'blunders':>10}"]
+    for color, side in game.summary.items():
+        name = headers.get(_SIDE_NAMES[color], "").strip()
+        rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.best_moves:>6}{side.average_loss:>10.1f}"
+                    f"{side.counts['inaccuracy']:>14}{side.counts['mistake']:>10}{side.counts['blunder']:>10}"
+                    + (f"   {name}" if name else ""))
+    return rows
+
+
+def final_lines(game: GameAnalysis, style: Style) -> List[str]:
+    """What the last analysed position is worth."""
+    if not game.analyses:
+        return []
+    ply = len(game.analyses) - 1
+    analysis = game.analyses[-1]
+    position = game.position_at(ply)
+    where = "final position" if ply == len(game.moves) else f"position after {ply} plies"
+    if analysis.outcome is not None:
+        return [f"{where}: {outcome_text(analysis, position)}"]
+    score = style.score(analysis.score, position.turn).text()
+    best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
+    return [f"{where}: {score} ({_SIDE_NAMES[position.turn]} to move), best {best}"]
+
+
+def record_json(record: MoveRecord, style: Style) -> dict:
+    position = Position(record.fen_before)
+    line = record.best_line
+    mover = record.mover
+    return {
+        "ply": record.ply,
+        "move_number": position.fullmove_number,
+        "side": mover.value,
+        "move": record.move,
+        "move_text": move_text(position, record.move, style.notation),
+        "fen_before": record.fen_before,
+        "score_before": both_povs(record.before_score, mover, "mover"),
+        "score_after": both_povs(record.after, mover, "mover"),
+        "score_after_text": style.score(record.after, mover).text(),
+        "best": record.best,
+        "loss": record.loss,
+        "class": record.classification,
+        "depth": record.before.depth,
+        "best_move": record.before.bestmove,
+        "best_move_text": None if record.before.bestmove is None
+        else move_text(position, record.before.bestmove, style.notation),
+        "best_pv": [] if line is None else list(line.pv),
+        "best_pv_text": [] if line is None else line_texts(position, line.pv, style.notation),
+        "lines": analysis_json(position, record.before, style)["lines"],
+    }
+
+
+def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: Style) -> dict:
+    final = None
+    if game.analyses:
+        ply = len(game.analyses) - 1
+        final = dict(analysis_json(game.position_at(ply), game.analyses[-1], style), ply=ply)
+    return {
+        "headers": dict(headers),
+        "start_fen": game.start_fen,
+        "moves": list(game.moves),
+        "result": result,
+        "thresholds": game.thresholds.to_json(),
+        "records": [record_json(record, style) for record in game.records],
+        "summary": {color.value: side.to_json() for color, side in game.summary.items()},
+        "final": final,
+        "interrupted": game.interrupted,
+    }
