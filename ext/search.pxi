@@ -288,8 +288,9 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef Pos* p = &w.pos
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
-    cdef int i, move, score, best
+    cdef int i, move, score, best, tt_move = 0
     cdef bint in_check = p.hist[p.ply].in_check
+    cdef TTEntry* tte
     w.nodes += 1
     poll(w)
     if stopped(w):
@@ -298,6 +299,14 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         w.seldepth = ply
     if ply >= MAX_PLY:
         return evaluate(p)
+    # The table: any stored result is at least as deep as quiescence.
+    tte = tt_entry(w.shared, p.hist[p.ply].key)
+    if tte.key == p.hist[p.ply].key:
+        tt_move = tte.move
+        score = score_from_tt(tte.score, ply)
+        if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
+                or (tte.bound == BOUND_UPPER and score <= alpha)):
+            return score
     if in_check:
         gen_evasions(p, &ml)
         if ml.count == 0:
@@ -310,7 +319,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         if best > alpha:
             alpha = best
         gen_legal_captures(p, &ml)
-    score_moves(w, &ml, scores, 0, ply)
+    score_moves(w, &ml, scores, tt_move, ply)
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         if not in_check and scores[i] < 0:
@@ -389,6 +398,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     if not in_check and ply > 0 and not pv_node:
         if depth <= 6 and static_eval - 110 * (depth - improving) >= beta and beta < VALUE_MATE_IN_MAX:
             return static_eval
+        if depth <= 2 and static_eval + 300 * depth <= alpha:
+            score = qsearch(w, alpha, beta, ply)
+            if score <= alpha:
+                return score
         if null_ok and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
             r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
             make_null_move(p)
@@ -422,6 +435,11 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         gives_check = p.hist[p.ply].in_check
         # Shallow pruning of quiet moves: late ones (move count pruning), and those that cannot raise
         # the static evaluation to alpha (futility pruning).
+        if searched > 0 and is_capture and scores[i] < 0 and not in_check and not gives_check \
+                and not pv_node and depth <= 3:
+            unmake_move(p)       # a bad capture near the horizon
+            searched += 1
+            continue
         if searched > 0 and not is_capture and not in_check and not gives_check and not pv_node \
                 and alpha > -VALUE_MATE_IN_MAX and depth <= 6:
             if searched >= (3 + depth * depth) * (2 + improving) // 2 \
