@@ -207,6 +207,9 @@ cdef class Searcher:
                     current.append((score, [w.pv[0][k] for k in range(w.pv_len[0])]))
                 if len(current) < n_lines:
                     break
+                # A later line can outscore an earlier one whose best move was pruned in a null-window
+                # search (e.g. a stalemating move seen only at full width): report them best first.
+                current.sort(key=lambda entry: -entry[0])
                 lines = current
                 previous = [s for s, _ in current]
                 w.completed_depth = d
