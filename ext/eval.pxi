@@ -3,7 +3,9 @@
 # Terms: material; piece-square values by type (tables built from simple rules at import, so that a
 # tuner can later replace the weights); defence (advisors and elephants left, against the attacking
 # force the opponent still has); cannon/horse values by phase (cannons are worth more with many pieces
-# on the board, horses fewer); soldiers across the river.
+# on the board, horses fewer); soldiers across the river; chariot and horse mobility (a hobbled horse
+# is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
+# which pins the general's defence), and the attacking force gathered around the palace.
 #
 # The weights live in the EVAL_WEIGHTS array so that they can be tuned automatically.
 
@@ -22,10 +24,14 @@ cdef enum:
     W_ROOK_MOBILITY = 11
     W_KING_OFF_BASE = 12
     W_TEMPO = 13
-    N_WEIGHTS = 14
+    W_HORSE_MOBILITY = 14     # per square a horse can reach (legs free, not its own piece)
+    W_HORSE_TRAPPED = 15      # a horse with at most one square to go
+    W_HOLLOW_CANNON = 16      # a cannon facing the enemy general on an open file
+    W_KING_DANGER = 17        # squared attacking force in the enemy's palace area, per 16 units
+    N_WEIGHTS = 18
 
 cdef int EVAL_WEIGHTS[N_WEIGHTS]
-EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10]
+EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12]
 
 cdef int PST[7][2][BOARD_SIZE]    # [type][side][square], positional part only
 
@@ -81,13 +87,49 @@ cdef int material_value(int ptype) noexcept nogil:
     return 0
 
 
+cdef int horse_mobility(Pos* p, int sq, int own_tag) noexcept nogil:
+    """Squares the horse on sq can move to: its leg free and no piece of its own there."""
+    cdef int i, d, leg, across, target, count = 0
+    for i in range(4):
+        d = ORTHOGONAL[i]
+        leg = sq + d
+        if not IN_BOARD[leg] or p.board[leg]:
+            continue
+        across = 1 if d == 16 or d == -16 else 16
+        target = leg + d + across
+        if IN_BOARD[target] and not (p.board[target] & own_tag):
+            count += 1
+        target = leg + d - across
+        if IN_BOARD[target] and not (p.board[target] & own_tag):
+            count += 1
+    return count
+
+
+cdef int palace_pressure(Pos* p, int side) noexcept nogil:
+    """The enemy's attacking force near side's palace: chariots 3, horses and cannons 2, soldiers 1,
+    counting pieces on files c..g within four ranks of side's back rank."""
+    cdef int enemy = side_tag(side ^ 1)
+    cdef int piece, sq, f, ptype, total = 0
+    for piece in range(enemy + SLOT_FIRST[HORSE], enemy + 16):
+        sq = p.square[piece]
+        if sq == 0:
+            continue
+        f = file_of(sq)
+        if f < 2 or f > 6 or red_rank(side, sq) > 3:
+            continue
+        ptype = PIECE_TYPE[piece]
+        total += 3 if ptype == ROOK else (1 if ptype == PAWN else 2)
+    return total
+
+
 cdef int evaluate(Pos* p) noexcept nogil:
     """Static evaluation from the side to move's point of view."""
     cdef int score[2]
     cdef int attackers[2]    # attacking force: chariots 4, horses and cannons 2, crossed soldiers 1
     cdef int defenders[2]
     cdef int pieces_left = 0
-    cdef int side, piece, sq, ptype, tag, d, s, i, mobility
+    cdef int side, piece, sq, ptype, tag, d, s, i, mobility, king_sq, danger
+    cdef uint32_t found
     score[0] = score[1] = 0
     attackers[0] = attackers[1] = 0
     defenders[0] = defenders[1] = 0
@@ -110,9 +152,19 @@ cdef int evaluate(Pos* p) noexcept nogil:
                         mobility += 1
                         s += d
                 score[side] += EVAL_WEIGHTS[W_ROOK_MOBILITY] * mobility // 2
-            elif ptype == HORSE or ptype == CANNON:
+            elif ptype == HORSE:
                 attackers[side] += 2
                 pieces_left += 1
+                mobility = horse_mobility(p, sq, tag)
+                score[side] += EVAL_WEIGHTS[W_HORSE_MOBILITY] * mobility
+                if mobility <= 1:
+                    score[side] -= EVAL_WEIGHTS[W_HORSE_TRAPPED]
+            elif ptype == CANNON:
+                attackers[side] += 2
+                pieces_left += 1
+                king_sq = p.square[side_tag(side ^ 1)]
+                if file_of(sq) == file_of(king_sq) and pieces_between(p, sq, king_sq, &found) == 0:
+                    score[side] += EVAL_WEIGHTS[W_HOLLOW_CANNON]
             elif ptype == PAWN and not OWN_HALF[side][sq]:
                 attackers[side] += 1
             elif ptype == ADVISOR or ptype == ELEPHANT:
@@ -127,7 +179,10 @@ cdef int evaluate(Pos* p) noexcept nogil:
                 score[side] += EVAL_WEIGHTS[W_HORSE_ENDGAME] * (12 - pieces_left) // 12
             elif PIECE_TYPE[piece] == CANNON:
                 score[side] += EVAL_WEIGHTS[W_CANNON_OPENING] * pieces_left // 12
-    # Defence: each missing advisor or elephant costs more the stronger the enemy attack.
+    # Defence: each missing advisor or elephant costs more the stronger the enemy attack; and the
+    # attacking force close to the general costs more than linearly.
     for side in range(2):
         score[side] -= EVAL_WEIGHTS[W_MISSING_DEFENDER] * (4 - defenders[side]) * attackers[side ^ 1] // 8
+        danger = palace_pressure(p, side)
+        score[side] -= EVAL_WEIGHTS[W_KING_DANGER] * danger * danger // 16
     return score[p.side] - score[p.side ^ 1] + EVAL_WEIGHTS[W_TEMPO]

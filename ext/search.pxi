@@ -24,6 +24,8 @@ cdef enum:
     BOUND_UPPER = 2
     BOUND_EXACT = 3
     MAX_ROOT_FILTER = 256
+    HISTORY_MAX = 16384
+    MAX_QUIETS = 64
 
 
 cdef struct TTEntry:
@@ -55,7 +57,9 @@ cdef struct Worker:
     uint64_t nodes
     int seldepth
     int killers[MAX_PLY + 2][2]
-    int history[14][BOARD_SIZE]
+    int history[14][BOARD_SIZE]          # quiet move success, kept within +-HISTORY_MAX
+    int countermoves[14][BOARD_SIZE]     # the refutation of the previous move (by its piece and square)
+    int static_evals[MAX_PLY + 2]
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
     # Root moves: only these (when only_count > 0), never those in `excluded`.
@@ -190,9 +194,47 @@ cdef void age_history(Worker* w) noexcept nogil:
             w.history[t][sq] //= 2
 
 
+cdef inline void update_history(int* entry, int bonus) noexcept nogil:
+    """Move a history entry towards +-HISTORY_MAX by `bonus`; the closer it is, the smaller the step."""
+    entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
+    """A capture that likely loses material: the capturing piece is worth more than its victim and the
+    opponent can take back on the square. A cheap stand-in for a static exchange evaluation."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int victim = p.board[to_sq]
+    cdef bint defended
+    if MVV_VALUE[PIECE_TYPE[victim]] >= MVV_VALUE[PIECE_TYPE[piece]]:
+        return False
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    p.square[piece] = to_sq
+    p.square[victim] = 0
+    defended = attackers_of(p, to_sq, piece_side(piece) ^ 1) != 0
+    p.square[victim] = to_sq
+    p.square[piece] = from_sq
+    p.board[from_sq] = piece
+    p.board[to_sq] = victim
+    return defended
+
+
+cdef int countermove_of(Worker* w) noexcept nogil:
+    cdef Pos* p = &w.pos
+    cdef int previous = p.hist[p.ply - 1].move if p.ply > 0 else 0
+    if previous == 0:
+        return 0
+    return w.countermoves[zobrist_index(p.board[move_to(previous)])][move_to(previous)]
+
+
 cdef void score_moves(Worker* w, MoveList* ml, int* scores, int tt_move, int ply) noexcept nogil:
+    """Order: the table move, good captures (most valuable victim, least valuable attacker), killers,
+    the countermove, quiet moves by history, bad captures last."""
     cdef Pos* p = &w.pos
     cdef int i, move, victim, attacker
+    cdef int counter = countermove_of(w)
     for i in range(ml.count):
         move = ml.moves[i]
         victim = p.board[move_to(move)]
@@ -200,10 +242,13 @@ cdef void score_moves(Worker* w, MoveList* ml, int* scores, int tt_move, int ply
             scores[i] = 1 << 30
         elif victim:
             attacker = p.board[move_from(move)]
-            scores[i] = (1 << 28) + MVV_VALUE[PIECE_TYPE[victim]] * 64 - MVV_VALUE[PIECE_TYPE[attacker]]
+            scores[i] = MVV_VALUE[PIECE_TYPE[victim]] * 64 - MVV_VALUE[PIECE_TYPE[attacker]]
+            scores[i] += -(1 << 28) if is_bad_capture(p, move) else (1 << 28)
         elif move == w.killers[ply][0]:
-            scores[i] = (1 << 27) + 1
+            scores[i] = (1 << 27) + 2
         elif move == w.killers[ply][1]:
+            scores[i] = (1 << 27) + 1
+        elif move == counter:
             scores[i] = 1 << 27
         else:
             scores[i] = w.history[zobrist_index(p.board[move_from(move)])][move_to(move)]
@@ -239,12 +284,13 @@ cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
 
 
 cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
-    """Quiescence: captures only (all evasions when in check), with stand pat."""
+    """Quiescence: captures that do not lose material (all evasions when in check), with stand pat."""
     cdef Pos* p = &w.pos
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
-    cdef int i, move, score, best
+    cdef int i, move, score, best, tt_move = 0
     cdef bint in_check = p.hist[p.ply].in_check
+    cdef TTEntry* tte
     w.nodes += 1
     poll(w)
     if stopped(w):
@@ -253,6 +299,14 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         w.seldepth = ply
     if ply >= MAX_PLY:
         return evaluate(p)
+    # The table: any stored result is at least as deep as quiescence.
+    tte = tt_entry(w.shared, p.hist[p.ply].key)
+    if tte.key == p.hist[p.ply].key:
+        tt_move = tte.move
+        score = score_from_tt(tte.score, ply)
+        if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
+                or (tte.bound == BOUND_UPPER and score <= alpha)):
+            return score
     if in_check:
         gen_evasions(p, &ml)
         if ml.count == 0:
@@ -265,9 +319,11 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         if best > alpha:
             alpha = best
         gen_legal_captures(p, &ml)
-    score_moves(w, &ml, scores, 0, ply)
+    score_moves(w, &ml, scores, tt_move, ply)
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
+        if not in_check and scores[i] < 0:
+            break        # the bad captures come last
         make_move(p, move)
         update_rule_state(p)
         score = -qsearch(w, -beta, -alpha, ply + 1)
@@ -288,13 +344,14 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef Pos* p = &w.pos
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
+    cdef int quiets[MAX_QUIETS]
     cdef bint pv_node = beta - alpha > 1
-    cdef bint in_check, gives_check, is_capture
+    cdef bint in_check, gives_check, is_capture, improving
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
+    cdef int n_quiets = 0, bonus, previous, zi
     cdef int original_alpha = alpha
     cdef uint64_t key
     cdef TTEntry* tte
-    cdef int zi
 
     # Step 1. Horizon: quiescence search.
     if depth <= 0:
@@ -333,13 +390,20 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                     or (tte.bound == BOUND_UPPER and score <= alpha)):
                 return score
 
-    # Step 5. Pruning on the static evaluation: reverse futility and null move.
+    # Step 5. Pruning on the static evaluation: reverse futility and null move. `improving`: the
+    # evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be bolder.
     static_eval = evaluate(p) if not in_check else -VALUE_INF
+    w.static_evals[ply] = static_eval
+    improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
-        if depth <= 3 and static_eval - 120 * depth >= beta and beta < VALUE_MATE_IN_MAX:
+        if depth <= 6 and static_eval - 110 * (depth - improving) >= beta and beta < VALUE_MATE_IN_MAX:
             return static_eval
-        if null_ok and depth >= 3 and static_eval >= beta and has_big_pieces(p, p.side):
-            r = 3 + depth // 6
+        if depth <= 2 and static_eval + 300 * depth <= alpha:
+            score = qsearch(w, alpha, beta, ply)
+            if score <= alpha:
+                return score
+        if null_ok and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
+            r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
             make_null_move(p)
             score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False)
             unmake_null_move(p)
@@ -371,9 +435,15 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         gives_check = p.hist[p.ply].in_check
         # Shallow pruning of quiet moves: late ones (move count pruning), and those that cannot raise
         # the static evaluation to alpha (futility pruning).
+        if searched > 0 and is_capture and scores[i] < 0 and not in_check and not gives_check \
+                and not pv_node and depth <= 3:
+            unmake_move(p)       # a bad capture near the horizon
+            searched += 1
+            continue
         if searched > 0 and not is_capture and not in_check and not gives_check and not pv_node \
-                and alpha > -VALUE_MATE_IN_MAX and depth <= 4:
-            if searched >= 3 + 2 * depth * depth or (depth <= 3 and static_eval + 90 + 110 * depth <= alpha):
+                and alpha > -VALUE_MATE_IN_MAX and depth <= 6:
+            if searched >= (3 + depth * depth) * (2 + improving) // 2 \
+                    or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha):
                 unmake_move(p)
                 searched += 1
                 continue
@@ -382,13 +452,17 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if searched == 0:
             score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
         else:
-            # Late move reductions for quiet moves, then a null-window search, re-searched on success.
+            # Late move reductions for quiet moves (more for those with a poor history, and where the
+            # position is not improving), then a null-window search, re-searched on success.
             reduction = 0
             if depth >= 3 and searched >= 3 and not is_capture and not in_check and not gives_check \
-                    and move != w.killers[ply][0] and move != w.killers[ply][1]:
+                    and scores[i] < (1 << 27):
                 reduction = LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
-                if pv_node and reduction > 0:
+                if pv_node:
                     reduction -= 1
+                if not improving:
+                    reduction += 1
+                reduction -= scores[i] // 6000
                 if reduction > new_depth - 1:
                     reduction = new_depth - 1
                 if reduction < 0:
@@ -412,16 +486,27 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                     w.pv[ply][r + 1] = w.pv[ply + 1][r]
                 w.pv_len[ply] = w.pv_len[ply + 1] + 1
                 if score >= beta:
-                    if not is_capture:
-                        if w.killers[ply][0] != move:
-                            w.killers[ply][1] = w.killers[ply][0]
-                            w.killers[ply][0] = move
-                        w.history[zi][move_to(move)] += depth * depth
-                        if w.history[zi][move_to(move)] > (1 << 26):
-                            age_history(w)
                     break
+        if not is_capture and n_quiets < MAX_QUIETS:
+            quiets[n_quiets] = move
+            n_quiets += 1
 
-    # Step 8. Store the result.
+    # Step 8. A quiet move that refuted the node becomes a killer and countermove and gains history;
+    # the quiet moves tried before it lose history.
+    if best >= beta and best_move and p.board[move_to(best_move)] == 0:
+        if w.killers[ply][0] != best_move:
+            w.killers[ply][1] = w.killers[ply][0]
+            w.killers[ply][0] = best_move
+        previous = p.hist[p.ply - 1].move if p.ply > 0 else 0
+        if previous:
+            w.countermoves[zobrist_index(p.board[move_to(previous)])][move_to(previous)] = best_move
+        bonus = depth * depth + 2 * depth if depth < 17 else 320
+        update_history(&w.history[zobrist_index(p.board[move_from(best_move)])][move_to(best_move)], bonus * 32)
+        for i in range(n_quiets):
+            update_history(&w.history[zobrist_index(p.board[move_from(quiets[i])])][move_to(quiets[i])],
+                           -bonus * 32)
+
+    # Step 9. Store the result.
     tt_store(w.shared, key, score_to_tt(best, ply), best_move,
              depth, BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best

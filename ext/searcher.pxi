@@ -18,6 +18,11 @@ cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
     memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
 
 
+cdef void forget_moves(Worker* w) noexcept nogil:
+    memset(w.history, 0, sizeof(w.history))
+    memset(w.countermoves, 0, sizeof(w.countermoves))
+
+
 cdef int score_to_mate_moves(int score) noexcept nogil:
     """Moves to mate for a mate score (negative when the side to move is mated), 0 otherwise."""
     if score >= VALUE_MATE_IN_MAX:
@@ -73,12 +78,12 @@ cdef class Searcher:
         self.clear()
 
     def clear(self):
-        """Forget everything learnt (a new game): the table, killers and history."""
+        """Forget everything learnt (a new game): the table, killers, history and countermoves."""
         memset(self.shared.table, 0, (self.shared.mask + 1) * sizeof(TTEntry))
         memset(self.main.killers, 0, sizeof(self.main.killers))
-        memset(self.main.history, 0, sizeof(self.main.history))
+        forget_moves(self.main)
         for i in range(self.n_helpers):
-            memset(self.helpers[i].history, 0, sizeof(self.main.history))
+            forget_moves(self.helpers[i])
 
     @property
     def threads(self):
@@ -202,6 +207,9 @@ cdef class Searcher:
                     current.append((score, [w.pv[0][k] for k in range(w.pv_len[0])]))
                 if len(current) < n_lines:
                     break
+                # A later line can outscore an earlier one whose best move was pruned in a null-window
+                # search (e.g. a stalemating move seen only at full width): report them best first.
+                current.sort(key=lambda entry: -entry[0])
                 lines = current
                 previous = [s for s, _ in current]
                 w.completed_depth = d
