@@ -106,7 +106,8 @@ def eval_graph_svg(points: Sequence[GraphPoint], *, title: str = "", width: int 
     and black below it. Marked moves get a dot in the colour of their severity; every point has a
     `<title>` tooltip with its label and score. An empty list gives a chart that says "no data".
     """
-    left, right, top, bottom = 48, 16, 34, 34
+    left, right, bottom = 48, 16, 34
+    top = 54 if title else 34            # a title gets a row of its own, the legend the row below it
     plot_w, plot_h = width - left - right, height - top - bottom
     mid = top + plot_h / 2
     out = [
@@ -117,7 +118,7 @@ def eval_graph_svg(points: Sequence[GraphPoint], *, title: str = "", width: int 
     ]
     if title:
         out.append(f'<text class="title" x="{left}" y="20" font-size="15" font-weight="bold">{escape(title)}</text>')
-    out.append(_legend(width - right, 20))
+    out.append(_legend(width - right, top - 14))
     out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="{AXIS_COLOUR}"/>')
 
     def y_of(value: float) -> float:

@@ -188,7 +188,7 @@ def test_game_file_in_utf8_and_gbk(tmp_path):
     docs = [analyze_json(str(PGN / name), "--depth", "4", cwd=tmp_path)
             for name in ("analyze_utf8.pgn", "analyze_gbk.pgn")]
     utf8, gbk = docs
-    assert utf8["headers"]["Red"] == gbk["headers"]["Red"] == "李明"
+    assert utf8["headers"]["Red"] == gbk["headers"]["Red"] == "红方甲"
     assert len(utf8["records"]) == 30
     assert [r["move_text"] for r in utf8["records"]] == [r["move_text"] for r in gbk["records"]]
     assert utf8["records"][0]["move_text"] == "炮二平五" and utf8["records"][1]["move_text"] == "马8进7"
@@ -199,7 +199,7 @@ def test_game_file_in_utf8_and_gbk(tmp_path):
         assert replay_texts(position, record["best_pv_text"]) == record["best_pv"]
     assert utf8["final"]["ply"] == 30
     out = analyze(str(PGN / "analyze_gbk.pgn"), "--depth", "3", "--notation", "wxf", cwd=tmp_path).stdout
-    assert "李明 (Red) vs 陈华 (Black)" in out and "C2.5" in out
+    assert "红方甲 (Red) vs 黑方乙 (Black)" in out and "C2.5" in out
     assert re.search(r"^Red\s+15\s", out, re.M) and re.search(r"^Black\s+15\s", out, re.M)
 
 
