@@ -3,8 +3,8 @@
 # Terms: material; piece-square values by type (tables built from simple rules at import, so that a
 # tuner can later replace the weights); defence (advisors and elephants left, against the attacking
 # force the opponent still has); cannon/horse values by phase (cannons are worth more with many pieces
-# on the board, horses fewer); soldiers across the river; chariot and horse mobility (a hobbled horse
-# is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
+# on the board, horses fewer); soldiers across the river; chariot, cannon and horse mobility (a hobbled
+# horse is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
 # which pins the general's defence), and the attacking force gathered around the palace.
 #
 # The weights live in the EVAL_WEIGHTS array so that they can be tuned automatically.
@@ -28,10 +28,11 @@ cdef enum:
     W_HORSE_TRAPPED = 15      # a horse with at most one square to go
     W_HOLLOW_CANNON = 16      # a cannon facing the enemy general on an open file
     W_KING_DANGER = 17        # squared attacking force in the enemy's palace area, per 16 units
-    N_WEIGHTS = 18
+    W_CANNON_MOBILITY = 18    # per two empty squares a cannon can move to
+    N_WEIGHTS = 19
 
 cdef int EVAL_WEIGHTS[N_WEIGHTS]
-EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12]
+EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12, 0]
 
 cdef int PST[7][2][BOARD_SIZE]    # [type][side][square], positional part only
 
@@ -85,6 +86,18 @@ cdef int material_value(int ptype) noexcept nogil:
     if ptype == PAWN:
         return EVAL_WEIGHTS[W_PAWN]
     return 0
+
+
+cdef int slide_mobility(Pos* p, int sq) noexcept nogil:
+    """Empty squares reachable along the rank and file from sq."""
+    cdef int i, d, s, count = 0
+    for i in range(4):
+        d = ORTHOGONAL[i]
+        s = sq + d
+        while IN_BOARD[s] and p.board[s] == 0:
+            count += 1
+            s += d
+    return count
 
 
 cdef int horse_mobility(Pos* p, int sq, int own_tag) noexcept nogil:
@@ -144,14 +157,7 @@ cdef int evaluate(Pos* p) noexcept nogil:
             if ptype == ROOK:
                 attackers[side] += 4
                 pieces_left += 1
-                mobility = 0
-                for i in range(4):
-                    d = ORTHOGONAL[i]
-                    s = sq + d
-                    while IN_BOARD[s] and p.board[s] == 0:
-                        mobility += 1
-                        s += d
-                score[side] += EVAL_WEIGHTS[W_ROOK_MOBILITY] * mobility // 2
+                score[side] += EVAL_WEIGHTS[W_ROOK_MOBILITY] * slide_mobility(p, sq) // 2
             elif ptype == HORSE:
                 attackers[side] += 2
                 pieces_left += 1
@@ -165,6 +171,7 @@ cdef int evaluate(Pos* p) noexcept nogil:
                 king_sq = p.square[side_tag(side ^ 1)]
                 if file_of(sq) == file_of(king_sq) and pieces_between(p, sq, king_sq, &found) == 0:
                     score[side] += EVAL_WEIGHTS[W_HOLLOW_CANNON]
+                score[side] += EVAL_WEIGHTS[W_CANNON_MOBILITY] * slide_mobility(p, sq) // 2
             elif ptype == PAWN and not OWN_HALF[side][sq]:
                 attackers[side] += 1
             elif ptype == ADVISOR or ptype == ELEPHANT:
@@ -186,3 +193,26 @@ cdef int evaluate(Pos* p) noexcept nogil:
         danger = palace_pressure(p, side)
         score[side] -= EVAL_WEIGHTS[W_KING_DANGER] * danger * danger // 16
     return score[p.side] - score[p.side ^ 1] + EVAL_WEIGHTS[W_TEMPO]
+
+
+# Python-visible tuning hooks (tools/tune_eval.py). The weights are global to the process: every
+# Searcher uses them from its next evaluation on.
+EVAL_WEIGHT_NAMES = ("advisor", "elephant", "horse", "rook", "cannon", "pawn", "pawn_crossed",
+                     "horse_endgame", "cannon_opening", "missing_defender", "central_cannon",
+                     "rook_mobility", "king_off_base", "tempo", "horse_mobility", "horse_trapped",
+                     "hollow_cannon", "king_danger", "cannon_mobility")
+
+
+def eval_weights():
+    """The evaluation weights, in the order of EVAL_WEIGHT_NAMES."""
+    return [EVAL_WEIGHTS[i] for i in range(N_WEIGHTS)]
+
+
+def set_eval_weights(weights):
+    """Replace the evaluation weights (a sequence of N_WEIGHTS integers) and rebuild the tables."""
+    values = [int(v) for v in weights]
+    if len(values) != N_WEIGHTS:
+        raise ValueError(f"expected {N_WEIGHTS} weights ({', '.join(EVAL_WEIGHT_NAMES)}), got {len(values)}")
+    for i in range(N_WEIGHTS):
+        EVAL_WEIGHTS[i] = values[i]
+    init_eval()

@@ -112,6 +112,20 @@ cdef class Searcher:
     def evaluate(self, Board board):
         return evaluate(board.pos)
 
+    def quiescence(self, Board board):
+        """The quiescence search score of the board's position (side to move's view), no time limit."""
+        cdef Worker* w = self.main
+        cdef int score
+        copy_position(&w.pos, board.pos)
+        w.root_ply = w.pos.ply
+        self.shared.stop = 0
+        self.shared.hard_ns = 0
+        self.shared.node_limit = 0
+        w.completed_depth = 1
+        with nogil:
+            score = qsearch(w, -VALUE_INF, VALUE_INF, 0)
+        return score
+
     def hashfull(self):
         """Per mille of the table's first 1000 slots used by this search."""
         cdef int i, used = 0
