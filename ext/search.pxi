@@ -292,6 +292,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef bint in_check = p.hist[p.ply].in_check
     cdef TTEntry* tte
     w.nodes += 1
+    w.pv_len[ply] = 0            # quiescence moves are not part of the principal variation
     poll(w)
     if stopped(w):
         return 0
@@ -313,6 +314,8 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
             return mated_in(ply)
         best = -VALUE_INF
     else:
+        if not has_big_pieces(p, p.side) and not has_legal_move(p):
+            return mated_in(ply)      # stalemate (see search)
         best = evaluate(p)
         if best >= beta:
             return best
@@ -392,6 +395,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
 
     # Step 5. Pruning on the static evaluation: reverse futility and null move. `improving`: the
     # evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be bolder.
+    # A side with no chariot, horse or cannon may have no move at all (a loss), which the pruning
+    # below would miss: look first. Elsewhere a stalemate is too rare to pay for the test.
+    if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
+        return mated_in(ply)
     static_eval = evaluate(p) if not in_check else -VALUE_INF
     w.static_evals[ply] = static_eval
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])

@@ -163,3 +163,17 @@ class EngineDriver:
         tail = "\n".join(self.transcript[-40:])
         stderr = self.stderr.decode(errors="replace")[-2000:]
         return f"--- transcript (last 40 lines) ---\n{tail}\n--- stderr ---\n{stderr}"
+
+
+def mates_in_one(fen: str) -> set[str]:
+    """The moves that end the game at once in the mover's favour (checkmate or stalemate)."""
+    from engine import Position
+
+    position = Position(fen)
+    found = set()
+    for move in position.legal_moves():
+        after = position.copy()
+        after.push(move)
+        if after.outcome() is not None and after.outcome().winner == position.turn:
+            found.add(move)
+    return found
