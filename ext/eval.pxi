@@ -32,7 +32,7 @@ cdef enum:
     N_WEIGHTS = 19
 
 cdef int EVAL_WEIGHTS[N_WEIGHTS]
-EVAL_WEIGHTS[:] = [120, 120, 423, 900, 454, 110, 40, 0, 56, 11, 66, 29, 0, 10, 14, 45, 0, 60, 0]
+EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12, 0]
 
 cdef int PST[7][2][BOARD_SIZE]    # [type][side][square], positional part only
 
