@@ -3,8 +3,8 @@
 # Terms: material; piece-square values by type (tables built from simple rules at import, so that a
 # tuner can later replace the weights); defence (advisors and elephants left, against the attacking
 # force the opponent still has); cannon/horse values by phase (cannons are worth more with many pieces
-# on the board, horses fewer); soldiers across the river; chariot, cannon and horse mobility (a hobbled
-# horse is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
+# on the board, horses fewer); soldiers across the river; chariot and horse mobility (a hobbled horse
+# is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
 # which pins the general's defence), and the attacking force gathered around the palace.
 #
 # The weights live in the EVAL_WEIGHTS array so that they can be tuned automatically.
@@ -28,11 +28,10 @@ cdef enum:
     W_HORSE_TRAPPED = 15      # a horse with at most one square to go
     W_HOLLOW_CANNON = 16      # a cannon facing the enemy general on an open file
     W_KING_DANGER = 17        # squared attacking force in the enemy's palace area, per 16 units
-    W_CANNON_MOBILITY = 18    # per two empty squares a cannon can move to
-    N_WEIGHTS = 19
+    N_WEIGHTS = 18
 
 cdef int EVAL_WEIGHTS[N_WEIGHTS]
-EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12, 0]
+EVAL_WEIGHTS[:] = [120, 120, 390, 900, 400, 30, 70, 40, 40, 25, 30, 6, 20, 10, 6, 30, 70, 12]
 
 cdef int PST[7][2][BOARD_SIZE]    # [type][side][square], positional part only
 
@@ -171,7 +170,6 @@ cdef int evaluate(Pos* p) noexcept nogil:
                 king_sq = p.square[side_tag(side ^ 1)]
                 if file_of(sq) == file_of(king_sq) and pieces_between(p, sq, king_sq, &found) == 0:
                     score[side] += EVAL_WEIGHTS[W_HOLLOW_CANNON]
-                score[side] += EVAL_WEIGHTS[W_CANNON_MOBILITY] * slide_mobility(p, sq) // 2
             elif ptype == PAWN and not OWN_HALF[side][sq]:
                 attackers[side] += 1
             elif ptype == ADVISOR or ptype == ELEPHANT:
@@ -200,7 +198,7 @@ cdef int evaluate(Pos* p) noexcept nogil:
 EVAL_WEIGHT_NAMES = ("advisor", "elephant", "horse", "rook", "cannon", "pawn", "pawn_crossed",
                      "horse_endgame", "cannon_opening", "missing_defender", "central_cannon",
                      "rook_mobility", "king_off_base", "tempo", "horse_mobility", "horse_trapped",
-                     "hollow_cannon", "king_danger", "cannon_mobility")
+                     "hollow_cannon", "king_danger")
 
 
 def eval_weights():
