@@ -24,6 +24,10 @@ from typing import Callable, Optional, Union
 
 ROOT = Path(__file__).resolve().parent.parent
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+# Black is checkmated (the Pikafish transcript's position).
+MATED_FEN = "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1"
+# Red mates in one: b0b9 checkmates; a8f8 leaves Black without a move (a loss too).
+MATE_IN_ONE_FEN = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
 
 Match = Union[str, Callable[[str], bool]]
 

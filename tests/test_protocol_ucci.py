@@ -7,13 +7,11 @@ import time
 import pytest
 
 from engine import Position
-from engine_driver import EngineDriver, mates_in_one
+from engine_driver import MATE_IN_ONE_FEN, MATED_FEN, EngineDriver, mates_in_one
 
 INFO_DEPTH = re.compile(r"^info depth (\d+) score (-?\d+)( pv( [a-i]\d[a-i]\d)+)?$")
 INFO_TIME = re.compile(r"^info time (\d+) nodes (\d+)$")
 BESTMOVE = re.compile(r"^bestmove ([a-i]\d[a-i]\d)( ponder [a-i]\d[a-i]\d)?( draw)?$")
-MATED_FEN = "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1"
-MATE_IN_ONE_FEN = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
 
 # Red has nothing but its general against Black's whole army.
 LOST_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"

@@ -13,18 +13,13 @@ import pytest
 
 from engine import Position
 from engine.protocol import serve
-from engine_driver import ROOT, START_FEN, EngineDriver, mates_in_one
+from engine_driver import MATE_IN_ONE_FEN, MATED_FEN, ROOT, START_FEN, EngineDriver, mates_in_one
 
 INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
     r"hashfull (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
 )
 BESTMOVE = re.compile(r"^bestmove ([a-i]\d[a-i]\d)( ponder [a-i]\d[a-i]\d)?$")
-# Black is checkmated (the Pikafish transcript's position).
-MATED_FEN = "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1"
-# Red mates in one: b0b9 checkmates; a8f8 leaves Black without a move (a loss too).
-MATE_IN_ONE_FEN = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
-
 
 
 @pytest.fixture
