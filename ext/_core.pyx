@@ -18,5 +18,5 @@ include "api.pxi"
 include "searcher.pxi"
 
 init_tables()
-init_eval()
+set_eval_weights(DEFAULT_EVAL_WEIGHTS)
 init_search()

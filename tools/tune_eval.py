@@ -1,17 +1,23 @@
-"""Tune the evaluation weights on game records (Texel's method).
+"""Fit the evaluation weights to labelled positions.
 
-    python tools/tune_eval.py games.pgn [more.pgn ...] [--skip 10] [--iterations 200]
+    python tools/tune_eval.py --labels labels.txt [--epochs 300] [--write ext/eval_weights.pxi]
+    python tools/tune_eval.py --games games.pgn [more.pgn ...] [--skip 10] [--write ...]
 
-Every position of the games (after the first --skip plies, not in check, and quiet: its quiescence
-score equals its static evaluation) is labelled with the game's result. The evaluation is, up to
-integer rounding, linear in the weights of ext/eval.pxi: eval = constant + sum(weight_i * feature_i).
-The features are measured once per position by finite differences (each weight raised by STEP), and
-then the weights are fitted to minimise the mean squared error between the result and
-sigmoid(eval) with a fixed scale K (itself fitted first on the current weights). Materials stay
-anchored: the chariot's weight is kept, so that the scale of centipawns does not drift.
+Targets, one of:
+- ``--labels``: positions scored by a reference engine (tools/label_positions.py writes them,
+  ``FEN;centipawns from Red's view``); each score becomes a win probability sigmoid(score / REF_SCALE);
+- ``--games``: the quiet positions of game records (not in check, quiescence score equal to the static
+  evaluation), each labelled with its game's result (Texel's method).
 
-Prints the fitted weights as the line to paste into EVAL_WEIGHTS. Needs numpy (a development tool
-only; the engine itself has no dependencies). The result is a proposal: measure it in self-play.
+The evaluation is linear in its weights (``_core.eval_features``: eval = sum(weight * feature) up to
+rounding), so the fit is a logistic regression: minimise the mean squared error between the target
+and sigmoid(eval / K), K fitted first on the current weights (it converts our centipawns to the
+target's), by gradient descent (Adam) with a small pull towards the current weights, which keeps
+rarely seen piece-square values where they were. The chariot's material anchors the scale.
+
+Prints the change in error on the fitted and on held-out positions; ``--write`` writes the weights
+file the kernel is built with. Needs numpy (a development tool; the engine has no dependencies). The
+result is a proposal: measure it in games.
 """
 from __future__ import annotations
 
@@ -24,16 +30,35 @@ from engine import _core
 from engine.pgn import read_games
 from engine.position import Position
 
-STEP = 50
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-FIXED = {"rook", "advisor", "elephant"}   # the chariot anchors the scale; the defenders overlap with missing_defender
+REF_SCALE = 250.0          # reference centipawns per unit of the logistic: +100 is a 60 % chance
+FIXED = {"rook"}           # anchors the scale
+N_SCALAR = _core.EVAL_WEIGHT_NAMES.index("king_mg_a0")
 
 
-def collect(paths: list[str], skip: int) -> tuple[np.ndarray, np.ndarray]:
-    """(features with a leading constant column, results) of the quiet positions, Red's view."""
-    base = _core.eval_weights()
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def red_features(position: Position) -> list[float]:
+    """The position's features from Red's point of view."""
+    features = _core.eval_features(position._board)
+    return features if position.turn.value == "red" else [-f for f in features]
+
+
+def from_labels(path: str) -> tuple[np.ndarray, np.ndarray]:
+    rows, targets = [], []
+    with open(path) as lines:
+        for line in lines:
+            fen, score = line.rstrip("\n").rsplit(";", 1)
+            rows.append(red_features(Position(fen)))
+            targets.append(float(score))
+    return np.array(rows), sigmoid(np.array(targets) / REF_SCALE)
+
+
+def from_games(paths: list[str], skip: int) -> tuple[np.ndarray, np.ndarray]:
     searcher = _core.Searcher(16, 1)
-    rows, results = [], []
+    rows, targets = [], []
     for path in paths:
         for game in read_games(path):
             if game.result not in RESULTS:
@@ -41,80 +66,96 @@ def collect(paths: list[str], skip: int) -> tuple[np.ndarray, np.ndarray]:
             position = Position(game.starting_fen())
             for ply, move in enumerate(game.moves):
                 board = position._board
-                if ply >= skip and not position.is_check():
-                    static = searcher.evaluate(board)
-                    if searcher.quiescence(board) == static:
-                        sign = 1 if board.side == 0 else -1
-                        row = [sign * static]
-                        for i in range(len(base)):
-                            raised = list(base)
-                            raised[i] += STEP
-                            _core.set_eval_weights(raised)
-                            row.append(sign * (searcher.evaluate(board) - static) / STEP)
-                        _core.set_eval_weights(base)
-                        rows.append(row)
-                        results.append(RESULTS[game.result])
+                if ply >= skip and not position.is_check() \
+                        and searcher.quiescence(board) == searcher.evaluate(board):
+                    rows.append(red_features(position))
+                    targets.append(RESULTS[game.result])
                 position.push(move)
-    features = np.array(rows, dtype=float)
-    # eval = constant + w . f  =>  constant = eval_at_base - base . f
-    constant = features[:, 0] - features[:, 1:] @ np.array(base, dtype=float)
-    return np.column_stack([constant, features[:, 1:]]), np.array(results)
+    return np.array(rows), np.array(targets)
 
 
-def error(features: np.ndarray, results: np.ndarray, weights: np.ndarray, k: float) -> float:
-    evals = features[:, 0] + features[:, 1:] @ weights
-    return float(np.mean((results - 1.0 / (1.0 + 10.0 ** (-k * evals / 400.0))) ** 2))
+def error(features: np.ndarray, targets: np.ndarray, weights: np.ndarray, k: float) -> float:
+    return float(np.mean((targets - sigmoid(features @ weights / k)) ** 2))
 
 
-def fit_k(features: np.ndarray, results: np.ndarray, weights: np.ndarray) -> float:
-    best_k, best = 1.0, error(features, results, weights, 1.0)
-    for k in np.arange(0.1, 3.0, 0.02):
-        e = error(features, results, weights, k)
-        if e < best:
-            best_k, best = float(k), e
-    return best_k
+def fit_k(features: np.ndarray, targets: np.ndarray, weights: np.ndarray) -> float:
+    """The scale that best fits the current weights to the targets."""
+    candidates = np.arange(50.0, 1500.0, 5.0)
+    return float(min(candidates, key=lambda k: error(features, targets, weights, k)))
 
 
-def tune(features: np.ndarray, results: np.ndarray, weights: np.ndarray, k: float, iterations: int,
-         free: list[int]) -> np.ndarray:
-    """Coordinate descent with integer steps that shrink when no single step helps."""
-    best = error(features, results, weights, k)
-    step = 8
-    for _ in range(iterations):
-        improved = False
-        for i in free:
-            for delta in (step, -step):
-                trial = weights.copy()
-                trial[i] = max(0, trial[i] + delta)
-                e = error(features, results, trial, k)
-                if e < best:
-                    best, weights, improved = e, trial, True
-                    break
-        if not improved:
-            if step == 1:
-                break
-            step //= 2
-    return weights
+def fit(features: np.ndarray, targets: np.ndarray, weights: np.ndarray, k: float, free: np.ndarray,
+        epochs: int, pull: float, rate: float = 1.0) -> np.ndarray:
+    """Adam on the mean squared error plus pull * mean((w - w0)^2) over the free weights."""
+    start = weights.copy()
+    w = weights.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for step in range(1, epochs + 1):
+        p = sigmoid(features @ w / k)
+        residual = (p - targets) * p * (1 - p) / k
+        grad = 2 * features.T @ residual / len(targets) + 2 * pull * (w - start) / len(w)
+        grad[~free] = 0
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        w -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-12)
+    return w
+
+
+def weights_file(weights: list[int]) -> str:
+    """The text of ext/eval_weights.pxi for these weights."""
+    names = _core.EVAL_WEIGHT_NAMES
+    lines = ["# The evaluation's weights, in the order of EVAL_WEIGHT_NAMES (eval.pxi). Written by",
+             "# tools/tune_eval.py --write.", "", "DEFAULT_SCALAR_WEIGHTS = ("]
+    lines += [f"    {weights[i]},  # {names[i]}" for i in range(N_SCALAR)]
+    lines += [")", "# Piece-square values per type and phase: rank 0 (the side's own back rank) first, each",
+              "# rank from file a to the central file e (f..i mirror d..a).",
+              "DEFAULT_PIECE_SQUARE_WEIGHTS = ("]
+    for table in range(N_SCALAR, len(weights), 50):
+        piece, phase = names[table].split("_")[:2]
+        lines.append(f"    # {piece}, {'middlegame' if phase == 'mg' else 'endgame'}")
+        for rank in range(10):
+            values = ", ".join(f"{weights[table + rank * 5 + f]:4}" for f in range(5))
+            lines.append(("    (" if rank == 0 else "     ") + values + (")," if rank == 9 else ","))
+    lines += [")", "DEFAULT_EVAL_WEIGHTS = DEFAULT_SCALAR_WEIGHTS + tuple(",
+              "    value for table in DEFAULT_PIECE_SQUARE_WEIGHTS for value in table)", ""]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn", nargs="+")
-    parser.add_argument("--skip", type=int, default=10, help="opening plies left out (default 10)")
-    parser.add_argument("--iterations", type=int, default=200)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--labels", help="FEN;score lines (tools/label_positions.py)")
+    source.add_argument("--games", nargs="+", help="game records, labelled by their results")
+    parser.add_argument("--skip", type=int, default=10, help="--games: opening plies left out (default 10)")
+    parser.add_argument("--epochs", type=int, default=300)
+    parser.add_argument("--pull", type=float, default=1e-6, help="pull towards the current weights")
+    parser.add_argument("--rate", type=float, default=1.0, help="Adam step, in centipawns")
+    parser.add_argument("--write", metavar="PXI", help="write the weights file (ext/eval_weights.pxi)")
     options = parser.parse_args(argv)
     names = _core.EVAL_WEIGHT_NAMES
     base = np.array(_core.eval_weights(), dtype=float)
-    features, results = collect(options.pgn, options.skip)
-    print(f"{len(results)} quiet positions", file=sys.stderr)
-    k = fit_k(features, results, base)
-    print(f"K = {k:.2f}, error {error(features, results, base, k):.6f}", file=sys.stderr)
-    free = [i for i, name in enumerate(names) if name not in FIXED]
-    tuned = tune(features, results, base, k, options.iterations, free)
-    print(f"tuned error {error(features, results, tuned, k):.6f}", file=sys.stderr)
-    for name, old, new in zip(names, base, tuned):
-        print(f"  {name:18} {int(old):5} -> {int(new):5}", file=sys.stderr)
-    print("EVAL_WEIGHTS[:] = [" + ", ".join(str(int(v)) for v in tuned) + "]")
+    if options.labels:
+        features, targets = from_labels(options.labels)
+    else:
+        features, targets = from_games(options.games, options.skip)
+    rng = np.random.default_rng(1)
+    held_out = rng.random(len(targets)) < 0.1
+    train_x, train_y = features[~held_out], targets[~held_out]
+    test_x, test_y = features[held_out], targets[held_out]
+    k = fit_k(train_x, train_y, base)
+    print(f"{len(targets)} positions, K = {k:.0f}; error {error(train_x, train_y, base, k):.6f} "
+          f"(held out {error(test_x, test_y, base, k):.6f})", file=sys.stderr)
+    free = np.array([name not in FIXED and np.any(features[:, i]) for i, name in enumerate(names)])
+    tuned = np.round(fit(train_x, train_y, base, k, free, options.epochs, options.pull, options.rate))
+    print(f"tuned: error {error(train_x, train_y, tuned, k):.6f} "
+          f"(held out {error(test_x, test_y, tuned, k):.6f})", file=sys.stderr)
+    for i in range(N_SCALAR):
+        print(f"  {names[i]:18} {int(base[i]):5} -> {int(tuned[i]):5}", file=sys.stderr)
+    if options.write:
+        with open(options.write, "w") as out:
+            out.write(weights_file([int(v) for v in tuned]))
+        print(f"wrote {options.write}", file=sys.stderr)
     return 0
 
 
