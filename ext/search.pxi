@@ -45,6 +45,7 @@ cdef struct Shared:
     int stop                 # set to end the search (read with jj_load_int)
     int64_t soft_ns          # absolute deadlines (0: none); the soft one is checked between iterations
     int64_t hard_ns
+    int64_t armed_ns         # when the deadlines were set
     uint64_t node_limit      # 0: none
     int depth_limit
 
@@ -68,7 +69,7 @@ cdef struct Worker:
     int excluded[MAX_ROOT_FILTER]
     int excluded_count
     int completed_depth
-    int best_score
+    int root_best_score      # the score of w.pv[0], the best root move found so far in this iteration
 
 
 cdef int LMR_TABLE[64][64]
@@ -492,6 +493,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 for r in range(w.pv_len[ply + 1]):
                     w.pv[ply][r + 1] = w.pv[ply + 1][r]
                 w.pv_len[ply] = w.pv_len[ply + 1] + 1
+                if ply == 0:
+                    w.root_best_score = score
                 if score >= beta:
                     break
         if not is_capture and n_quiets < MAX_QUIETS:

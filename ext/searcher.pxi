@@ -32,6 +32,15 @@ cdef int score_to_mate_moves(int score) noexcept nogil:
     return 0
 
 
+cdef double soft_limit_scale(double instability, int score, int score_before) noexcept nogil:
+    """The share of the soft time limit to use before starting another iteration: less when the best
+    move has stood for several iterations, more when it keeps changing or the score is falling."""
+    cdef double scale = 0.7 + 0.5 * instability
+    if score < score_before - 30:
+        scale *= 1.25
+    return scale if scale < 2.0 else 2.0
+
+
 cdef class Searcher:
     """Searches a Board. Thread-safe controls: stop(), set_deadlines(); everything else from one thread."""
     cdef Shared shared
@@ -106,6 +115,7 @@ cdef class Searcher:
     def set_deadlines(self, int soft_ms, int hard_ms):
         """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
         cdef int64_t now = now_ns()
+        self.shared.armed_ns = now
         self.shared.soft_ns = now + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
         self.shared.hard_ns = now + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
 
@@ -176,6 +186,7 @@ cdef class Searcher:
         n_lines = max(1, min(multipv, len(root_moves)))
         max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         sh.stop = 0
+        sh.armed_ns = start
         sh.soft_ns = start + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
         sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
         sh.node_limit = nodes if nodes > 0 else 0
@@ -203,9 +214,13 @@ cdef class Searcher:
             threads.append(thread)
         lines = []          # (score, pv) of the last completed iteration, best first
         previous = [0] * n_lines
+        instability = 0.0   # how often the best move changed lately (halved at each iteration)
         d = 0
         try:
             for d in range(1, max_depth + 1):
+                best_before = lines[0][1][0] if lines else 0
+                score_before = lines[0][0] if lines else 0
+                instability /= 2
                 current = []
                 for line in range(n_lines):
                     w.excluded_count = 0
@@ -217,6 +232,10 @@ cdef class Searcher:
                     with nogil:
                         score = search_depth(w, d, prev_score)
                     if stopped(w) or w.pv_len[0] == 0:
+                        if n_lines == 1 and lines and w.pv_len[0] > 0 and w.pv[0][0] != lines[0][1][0]:
+                            # Cut short, the iteration has already found a better move than the last
+                            # one's (the last best move is searched first): play it.
+                            lines = [(w.root_best_score, [w.pv[0][k] for k in range(w.pv_len[0])])]
                         break
                     current.append((score, [w.pv[0][k] for k in range(w.pv_len[0])]))
                 if len(current) < n_lines:
@@ -232,10 +251,13 @@ cdef class Searcher:
                     elapsed = (now_ns() - start) // 1000000
                     for line in range(n_lines):
                         on_info(self._info(d, line + 1, lines[line][0], lines[line][1], total_nodes, elapsed))
+                if d > 1 and lines[0][1][0] != best_before:
+                    instability += 1.0
                 score = lines[0][0]
                 if mate and 0 < score_to_mate_moves(score) <= mate:
                     break
-                if sh.soft_ns and now_ns() >= sh.soft_ns:
+                if sh.soft_ns and now_ns() >= sh.armed_ns + <int64_t>(
+                        (sh.soft_ns - sh.armed_ns) * soft_limit_scale(instability, score, score_before)):
                     break
                 if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and sh.hard_ns != 0:
                     break
