@@ -139,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         features, targets = from_labels(options.labels)
     else:
         features, targets = from_games(options.games, options.skip)
-    rng = np.random.default_rng(1)
-    held_out = rng.random(len(targets)) < 0.1
+    # Every tenth block of 500 consecutive positions (mostly whole games) is held out for validation.
+    held_out = np.arange(len(targets)) // 500 % 10 == 9
     train_x, train_y = features[~held_out], targets[~held_out]
     test_x, test_y = features[held_out], targets[held_out]
     k = fit_k(train_x, train_y, base)
