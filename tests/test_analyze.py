@@ -177,7 +177,7 @@ def test_a_blunder_is_marked_and_the_good_moves_are_not(tmp_path):
 
 def test_blunder_in_text_output_and_thresholds(tmp_path):
     out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", cwd=tmp_path).stdout
-    row = next(line for line in out.splitlines() if "炮五进四" in line)
+    row = next(line for line in out.splitlines() if re.match(r"\s*\d+\.\s+炮五进四", line))
     assert "炮五进四??" in row and "blunder" in row and "best" in row
     assert re.search(r"^Red\s+4\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+1\b", out, re.M), out
     # With the blunder threshold above the loss, the same move is only a mistake.
