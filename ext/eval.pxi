@@ -1,11 +1,12 @@
 # Static evaluation, in centipawns from the side to move's point of view.
 #
 # Terms: material; piece-square values by type and phase (middlegame and endgame, blended by the
-# number of chariots, horses and cannons left); defence (advisors and elephants left, against the attacking
-# force the opponent still has); cannon/horse values by phase (cannons are worth more with many pieces
-# on the board, horses fewer); soldiers across the river; chariot and horse mobility (a hobbled horse
-# is nearly useless); king safety: a cannon facing the general on an open file (the "hollow cannon",
-# which pins the general's defence), and the attacking force gathered around the palace.
+# number of chariots, horses and cannons left), which also value soldiers across the river, developed
+# chariots and central cannons; defence (advisors and elephants left, against the attacking force the
+# opponent still has); cannon/horse values by phase (cannons are worth more with many pieces on the
+# board, horses fewer); chariot and horse mobility (a hobbled horse is nearly useless); king safety: a
+# cannon facing the general on an open file (the "hollow cannon", which pins the general's defence),
+# and the attacking force gathered around the palace.
 #
 # The evaluation is linear in its weights (EVAL_WEIGHTS, loaded from eval_weights.pxi at import), so
 # that they can be fitted automatically: evaluate_terms reports each weight's feature, and
