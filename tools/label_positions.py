@@ -5,8 +5,8 @@
 
 Every position of the games after the first --skip plies that is not in check and is quiet (our
 quiescence score equals our static evaluation) is searched by the reference engine (UCI, Xiangqi
-variant) to a fixed depth. Positions reached more than once are labelled once; mate scores are left
-out. Output: one line per position, ``FEN;score`` with the score in the reference engine's
+variant, driven by engine.analyze's ExternalBackend) to a fixed depth. Positions reached more than
+once are labelled once; mate scores are left out. Output: one line per position, ``FEN;score`` with the score in the reference engine's
 centipawns from Red's point of view. tools/tune_eval.py --labels fits our evaluation to these.
 
 A development tool; the engine itself does not use it.
@@ -14,11 +14,11 @@ A development tool; the engine itself does not use it.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import threading
 
 from engine import _core
+from engine.analyze.backend import AnalysisLimits, ExternalBackend
 from engine.pgn import read_games
 from engine.position import Position
 
@@ -45,62 +45,17 @@ def quiet_positions(paths: list[str], skip: int) -> list[str]:
     return fens
 
 
-class Reference:
-    """One reference engine process speaking UCI."""
-
-    def __init__(self, command: str) -> None:
-        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-
-    def wait_for(self, prefix: str) -> list[str]:
-        assert self.process.stdout is not None
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("the reference engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def score(self, fen: str, depth: int) -> int | None:
-        """Side-to-move score in centipawns after a search to depth; None for a mate score."""
-        self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
-        score = None
-        for line in self.wait_for("bestmove"):
-            words = line.split()
-            if words[:1] == ["info"] and "score" in words:
-                at = words.index("score")
-                score = int(words[at + 2]) if words[at + 1] == "cp" else None
-        return score
-
-    def close(self) -> None:
-        self.send("quit")
-        self.process.wait(timeout=10)
-
-
 def label(fens: list[str], command: str, depth: int, jobs: int) -> list[tuple[str, int]]:
+    """(FEN, Red's score) for each position the reference engine does not score as a mate."""
     results: list[tuple[str, int] | None] = [None] * len(fens)
 
     def work(start: int) -> None:
-        engine = Reference(command)
-        for i in range(start, len(fens), jobs):
-            score = engine.score(fens[i], depth)
-            if score is not None:
-                red = score if fens[i].split()[1] in ("w", "r") else -score
-                results[i] = (fens[i], red)
-        engine.close()
+        with ExternalBackend(command, proto="uci", hash_mb=16) as engine:
+            for i in range(start, len(fens), jobs):
+                score = engine.analyse(fens[i], [], AnalysisLimits(depth=depth)).score.cp
+                if score is not None:
+                    red = score if fens[i].split()[1] in ("w", "r") else -score
+                    results[i] = (fens[i], red)
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(jobs)]
     for thread in threads:
