@@ -13,7 +13,7 @@ import time
 
 from engine import Position
 from engine._core import Searcher
-from engine.bench import BENCH_FENS
+from engine.server.bench import BENCH_FENS
 
 
 def time_to_depth(threads: int, depth: int) -> list[float]:

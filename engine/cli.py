@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from . import bench
+from .server import bench
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
 from .position import Position
@@ -15,7 +15,7 @@ from .position import Position
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        from .protocol import serve
+        from .server.protocol import serve
 
         return serve(sys.stdin, sys.stdout)
     if args[0] == "match":  # cutechess-style single-dash options: parsed by the match tool itself
@@ -41,6 +41,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               help=f"depth in plies (default {bench.DEFAULT_DEPTH})")
     bench_parser.add_argument("--hash", type=int, default=16, help="hash table size in MB (default 16)")
     bench_parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    sub.add_parser("match", add_help=False,
+                   help="play engines against each other (jiangjun match -h lists the options)")
     sub.add_parser("analyze", add_help=False,
                    help="analyse a position or annotate a game (jiangjun analyze -h lists the options)")
     options = parser.parse_args(args)

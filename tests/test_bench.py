@@ -10,7 +10,7 @@ import pytest
 from conftest import engine_env
 
 from engine import Position
-from engine.bench import BENCH_FENS, DEFAULT_DEPTH, run_bench
+from engine.server.bench import BENCH_FENS, DEFAULT_DEPTH, run_bench
 from engine.cli import main
 
 

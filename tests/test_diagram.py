@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine import START_FEN, InvalidFenError, Position
-from engine.diagram import PIECE_CHARS, board_svg, text_board
+from engine.pictures.diagram import PIECE_CHARS, board_svg, text_board
 
 SVG = "{http://www.w3.org/2000/svg}"
 

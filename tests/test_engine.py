@@ -1,8 +1,8 @@
 """The engine facade in-process (the protocol tests drive it through a subprocess)."""
 import pytest
 
-from engine.engine import Engine
-from engine.limits import SearchLimits
+from engine.server.engine import Engine
+from engine.server.limits import SearchLimits
 
 
 def test_failed_hash_resize_keeps_the_old_table_and_the_engine_searches():

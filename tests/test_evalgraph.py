@@ -2,7 +2,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from engine.evalgraph import MARK_COLOURS, GraphPoint, eval_graph_svg, eval_graph_text
+from engine.pictures.evalgraph import MARK_COLOURS, GraphPoint, eval_graph_svg, eval_graph_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 

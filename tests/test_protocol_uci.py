@@ -12,7 +12,7 @@ import time
 import pytest
 
 from engine import Position
-from engine.protocol import serve
+from engine.server.protocol import serve
 from engine_driver import MATE_IN_ONE_FEN, MATED_FEN, ROOT, START_FEN, EngineDriver, mates_in_one
 
 INFO_LINE = re.compile(
@@ -99,7 +99,7 @@ def test_ponder_holds_the_bestmove_until_ponderhit(eng):
 
 
 def test_ponderhit_with_time_left_keeps_searching(eng):
-    # 20 s: soft limit about 370 ms, hard about 1.1 s (engine.timeman); 200 ms were spent pondering.
+    # 20 s: soft limit about 370 ms, hard about 1.1 s (engine.server.timeman); 200 ms were spent pondering.
     eng.send("go ponder wtime 20000 btime 20000")
     time.sleep(0.2)
     sent = eng.send("ponderhit")

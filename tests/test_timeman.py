@@ -1,4 +1,4 @@
-"""Time allocation (engine/timeman.py): unit tests, and whole games on a simulated clock.
+"""Time allocation (engine/server/timeman.py): unit tests, and whole games on a simulated clock.
 
 The simulated games use the match runner's own Clock (engine/match/timecontrol.py), which subtracts
 the time a move took, checks for a flag, then adds the increment and, after the last move of a stage,
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from engine.limits import SearchLimits
+from engine.server.limits import SearchLimits
 from engine.match.timecontrol import Clock, TimeControl
-from engine.timeman import allocate
+from engine.server.timeman import allocate
 
 OVERHEAD = 10.0
 

@@ -175,12 +175,12 @@ def _finish(position: Position, analysis: Analysis, name: str) -> Analysis:
 # -- the project's own engine, in-process --------------------------------------------------------------
 
 class InProcessBackend(Backend):
-    """The jiangjun searcher through the Engine facade (engine.engine). The transposition table is kept
+    """The jiangjun searcher through the Engine facade (engine.server.engine). The transposition table is kept
     from one position to the next, which helps when the positions follow one another in a game."""
 
     def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
         from .. import __version__
-        from ..engine import Engine, EngineOptions
+        from ..server.engine import Engine, EngineOptions
 
         try:
             self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads))
@@ -192,8 +192,8 @@ class InProcessBackend(Backend):
 
     def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
-        from ..engine import SearchInfo
-        from ..limits import SearchLimits
+        from ..server.engine import SearchInfo
+        from ..server.limits import SearchLimits
 
         engine = self._engine
         if engine.options.multipv != multipv:

@@ -219,10 +219,6 @@ def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
             parent = Path(path).parent
             if not parent.is_dir():
                 raise AnalyzeError(f"{option} {path}: the folder {parent} does not exist")
-    if args.svg or args.board:
-        pictures.require("diagram")
-    if args.plot:
-        pictures.require("evalgraph")
 
 
 # -- running ------------------------------------------------------------------------------------------------

@@ -1,23 +1,16 @@
-"""Pictures: the board diagram (engine.diagram) and the evaluation graph (engine.evalgraph), as SVG files,
-and the text board. The renderers are imported when first needed."""
+"""The analysis tool's pictures: the board diagram (engine.pictures.diagram) and the evaluation graph
+(engine.pictures.evalgraph) as SVG files, and the text board."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from ..pictures import diagram, evalgraph
 from ..position import Color
 from .errors import AnalyzeError
 from .game import GameAnalysis
 from .moves import move_text, ply_label
 from .score import Score
-
-
-def require(module: str) -> None:
-    """Fail early, before any search, when a renderer is missing."""
-    try:
-        __import__(f"engine.{module}")
-    except ImportError as exc:
-        raise AnalyzeError(f"the renderer engine.{module} is not available ({exc})") from None
 
 
 def write_text(path: str, text: str) -> None:
@@ -28,21 +21,15 @@ def write_text(path: str, text: str) -> None:
 
 
 def board_svg(fen: str, *, last_move: Optional[str], best: Optional[str], flip: bool, caption: str) -> str:
-    from ..diagram import board_svg as render
-
-    return render(fen, move=last_move, arrows=(best,) if best else (), flip=flip, caption=caption)
+    return diagram.board_svg(fen, move=last_move, arrows=(best,) if best else (), flip=flip, caption=caption)
 
 
 def text_board(fen: str, *, best: Optional[str], flip: bool, ascii: bool) -> str:
-    from ..diagram import text_board as render
-
-    return render(fen, move=best, flip=flip, ascii=ascii)
+    return diagram.text_board(fen, move=best, flip=flip, ascii=ascii)
 
 
 def graph_points(game: GameAnalysis, notation: str) -> list:
     """One point per analysed position: its score from Red's view, the move that led to it, its mark."""
-    from ..evalgraph import GraphPoint
-
     points: List[object] = []
     position = game.position_at(0)
     for ply, analysis in enumerate(game.analyses):
@@ -53,7 +40,7 @@ def graph_points(game: GameAnalysis, notation: str) -> list:
             position.push(move)
             mark = game.records[ply - 1].classification
         red = analysis.score if position.turn is Color.RED else -analysis.score
-        points.append(GraphPoint(ply, *_graph_score(red), label=label, mark=mark))
+        points.append(evalgraph.GraphPoint(ply, *_graph_score(red), label=label, mark=mark))
     return points
 
 
@@ -68,6 +55,4 @@ def _graph_score(red: Score) -> tuple:
 
 
 def eval_graph_svg(points: Sequence[object], title: str) -> str:
-    from ..evalgraph import eval_graph_svg as render
-
-    return render(points, title=title)
+    return evalgraph.eval_graph_svg(points, title=title)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-#: The kernel's mate value (engine.engine.VALUE_MATE): mated now scores -MATE.
+#: The kernel's mate value (engine.server.engine.VALUE_MATE): mated now scores -MATE.
 MATE = 30000
 #: Values beyond this (in either direction) are mates.
 MATE_BOUND = MATE - 1000

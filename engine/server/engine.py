@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from ._core import Searcher
-from .errors import IllegalMoveError
-from .fen import START_FEN
+from .._core import Searcher
+from ..errors import IllegalMoveError
+from ..fen import START_FEN
+from ..position import Color, Position, normalize_move
 from .limits import SearchLimits
-from .position import Color, Position, normalize_move
 from .timeman import allocate
 
 #: The kernel's mate score: a side that is mated at ply p scores -(VALUE_MATE - p).

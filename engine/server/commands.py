@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .position import normalize_move
+from ..position import normalize_move
 
 #: Largest value accepted for a count (depth, nodes, ...); larger numbers are clamped by their users.
 BIG = 10**18

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..position import Position
 from .commands import CommandError, parse_int, parse_number, parse_position, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threads, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
-from .position import Position
 from .session import Say, Session
 from .uci import AUTHOR, ENGINE_NAME
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from engine.limits import SearchLimits
+from .limits import SearchLimits
 
 __all__ = ["allocate"]
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from . import __version__
+from .. import __version__
+from ..position import Color
 from .commands import CommandError, parse_int, parse_moves, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
-from .position import Color
 from .session import Say, Session
 
 ENGINE_NAME = f"jiangjun {__version__}"

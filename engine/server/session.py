@@ -1,5 +1,5 @@
 """What the dialects share: a session turns command lines into calls on the engine facade and its
-results into output lines. The subclasses (engine.uci, engine.ucci) supply the handshake, the `go` and
+results into output lines. The subclasses (engine.server.uci, engine.server.ucci) supply the handshake, the `go` and
 `setoption` syntax and the output formats; the commands below are common to both.
 
 A handler either returns (command done), or raises CommandError / ValueError / EngineBusyError, which the

@@ -2,7 +2,7 @@
 
 The dialect is chosen by the first command, and again by any later handshake:
 
-* `ucci` -> UCCI 3.0 (engine.ucci), `uci` -> UCI (engine.uci), both answered at once;
+* `ucci` -> UCCI 3.0 (engine.server.ucci), `uci` -> UCI (engine.server.uci), both answered at once;
 * `ucicyclone`, or anything else first (typically a bare `position`, `fen` or `startpos` line, the
   "cyclone" style of many Chinese GUIs) -> UCI without a handshake.
 

@@ -1,7 +1,7 @@
 """Board diagrams: a standalone SVG picture of a position, and a text board for the terminal.
 
     >>> from engine import START_FEN
-    >>> from engine.diagram import board_svg, text_board
+    >>> from engine.pictures.diagram import board_svg, text_board
     >>> svg = board_svg(START_FEN, move="h2e2", caption="炮二平五")
     >>> text = text_board(START_FEN, move="h2e2")
 
@@ -17,8 +17,8 @@ import unicodedata
 from typing import Callable, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from .errors import IllegalMoveError
-from .position import Position, normalize_move
+from ..errors import IllegalMoveError
+from ..position import Position, normalize_move
 
 FILES = "abcdefghi"
 PIECE_CHARS = {

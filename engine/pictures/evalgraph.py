@@ -1,6 +1,6 @@
 """The evaluation of a game move by move: a standalone SVG chart, and a one-screen text version.
 
-    >>> from engine.evalgraph import GraphPoint, eval_graph_svg
+    >>> from engine.pictures.evalgraph import GraphPoint, eval_graph_svg
     >>> points = [GraphPoint(0, 20), GraphPoint(1, 35, label="1. 炮二平五"), GraphPoint(2, -250, mark="blunder")]
     >>> svg = eval_graph_svg(points, title="Game 1")
 

@@ -11,8 +11,8 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from ._core import Searcher
-from .position import Position
+from .._core import Searcher
+from ..position import Position
 
 __all__ = ["BENCH_FENS", "DEFAULT_DEPTH", "run_bench", "main"]
 

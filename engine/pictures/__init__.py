@@ -1,0 +1,1 @@
+"""Pictures of the game: board diagrams (`diagram`: SVG and text) and evaluation graphs (`evalgraph`)."""

@@ -1,0 +1,7 @@
+"""The engine process: the `jiangjun` command's protocol server on stdin/stdout.
+
+`protocol.serve` reads the first command and hands the stream to a dialect (`uci.UciSession`,
+`ucci.UcciSession`, both built on `session.Session`); every dialect drives the one search facade,
+`engine.Engine`, with `limits.SearchLimits` and the time manager `timeman`. `bench` is `jiangjun bench`.
+This layer uses the rules library (engine.position and friends) and the kernel; nothing below it imports it.
+"""
