@@ -4,6 +4,9 @@
 
 import threading as _threading
 
+#: The mate score: a side mated `p` plies from the root scores -(MATE - p). engine.score builds on it.
+MATE = VALUE_MATE
+
 
 cdef Worker* new_worker(Shared* shared) except NULL:
     cdef Worker* w = <Worker*>malloc(sizeof(Worker))

@@ -391,7 +391,7 @@ def test_help_lists_analyze(tmp_path):
 # -- the scoring rules, in-process ---------------------------------------------------------------------------
 
 def test_scores_and_mates():
-    from engine.analyze.score import MATE, Score
+    from engine.score import MATE, Score
 
     assert Score.from_mate(3).mate == 3 and Score.from_mate(3).text() == "#3"
     assert Score.from_mate(-2).mate == -2 and (-Score.from_mate(-2)).text() == "#2"
@@ -406,7 +406,7 @@ def test_scores_and_mates():
 
 def test_judging_moves():
     from engine.analyze.game import Thresholds, judge
-    from engine.analyze.score import Score
+    from engine.score import Score
 
     t = Thresholds()
     assert judge(Score(40), Score(-300), best=True, thresholds=t) == (0, None)        # the engine's move

@@ -18,9 +18,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..match.player import EngineConfig, EngineError, EngineProcess, Limits
 from ..position import Outcome, Position
+from ..score import MATE, Score
 from .errors import AnalyzeError
 from .moves import legal_prefix
-from .score import MATE, Score
 
 #: How long a UCI/UCCI engine may take beyond the time asked for before it counts as hung (seconds).
 EXTERNAL_GRACE = 30.0
@@ -217,7 +217,7 @@ class InProcessBackend(Backend):
                 engine.stop()
                 continue
             if isinstance(event, SearchInfo):
-                latest[event.multipv] = Line(event.multipv, event.depth, Score(event.score), event.pv,
+                latest[event.multipv] = Line(event.multipv, event.depth, event.score, event.pv,
                                              event.seldepth, event.nodes, event.time_ms)
                 on_update(tuple(latest.values()))
                 continue
@@ -227,7 +227,7 @@ class InProcessBackend(Backend):
         if result.bestmove is not None and result.pv and (1 not in latest or latest[1].pv[:1] != (result.bestmove,)):
             # The result can be newer than the last line 1 reported (a search stopped inside an iteration).
             lines = [line for line in lines if line.multipv != 1]
-            lines.append(Line(1, result.depth, Score(result.score), result.pv, None, result.nodes, result.time_ms))
+            lines.append(Line(1, result.depth, result.score, result.pv, None, result.nodes, result.time_ms))
         return Analysis(position.fen(), tuple(lines), result.bestmove, nodes=result.nodes, time_ms=result.time_ms,
                         interrupted=interrupted)
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..position import Color, Position
+from ..score import Score
 from .backend import Analysis, AnalysisLimits, Backend, Line
 from .errors import AnalyzeError
-from .score import Score
 
 CLASSES = ("inaccuracy", "mistake", "blunder")
 

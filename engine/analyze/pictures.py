@@ -7,10 +7,10 @@ from typing import List, Optional, Sequence
 
 from ..pictures import diagram, evalgraph
 from ..position import Color
+from ..score import Score
 from .errors import AnalyzeError
 from .game import GameAnalysis
 from .moves import move_text, ply_label
-from .score import Score
 
 
 def write_text(path: str, text: str) -> None:

@@ -12,10 +12,10 @@ from typing import IO, Dict, List, Optional, Sequence
 
 from ..fen import START_FEN
 from ..position import Color, Position
+from ..score import Score
 from .backend import Analysis, Line
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
-from .score import Score
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}

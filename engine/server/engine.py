@@ -24,11 +24,10 @@ from .._core import Searcher
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..position import Color, Position, normalize_move
+from ..score import Score
 from .limits import SearchLimits
 from .timeman import allocate
 
-#: The kernel's mate score: a side that is mated at ply p scores -(VALUE_MATE - p).
-VALUE_MATE = 30000
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
 DRAW_ACCEPT_SCORE = 0
 #: The largest value the kernel takes for a time limit (ms) or a depth.
@@ -58,14 +57,12 @@ class EngineOptions:
 
 @dataclass(frozen=True)
 class SearchInfo:
-    """One completed iteration of one PV line. score is in centipawns from the side to move's view, or
-    the kernel's mate score (±(VALUE_MATE - ply)); mate is in moves (negative: being mated) or None."""
+    """One completed iteration of one PV line; the score is from the side to move's view."""
 
     depth: int
     seldepth: int
     multipv: int
-    score: int
-    mate: Optional[int]
+    score: Score
     nodes: int
     time_ms: int
     nps: int
@@ -75,20 +72,20 @@ class SearchInfo:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The answer to one `go`. bestmove None: no move to play; `note` says why, and mate == 0 means that
-    the side to move has lost (checkmate, stalemate, or a loss by the repetition rulings)."""
+    """The answer to one `go`, scored from the side to move's view. bestmove None: no move to play; `note`
+    says why, and the score `Score.mated()` means that the side to move has lost (checkmate, stalemate, or a
+    loss by the repetition rulings)."""
 
     bestmove: Optional[str]
     ponder: Optional[str] = None
-    score: int = 0
-    mate: Optional[int] = None
+    score: Score = Score(0)
     depth: int = 0
     nodes: int = 0
     time_ms: int = 0
     pv: tuple[str, ...] = ()
     note: Optional[str] = None
     accept_draw: bool = False
-    static: bool = False          # `go depth 0`: score is the static evaluation, no move searched
+    static: bool = False          # `go depth 0`: the score is the static evaluation, no move searched
 
 
 InfoCallback = Callable[[SearchInfo], None]
@@ -325,7 +322,7 @@ class Engine:
             moves = [m for m in position.legal_moves() if m not in banmoves]
             result = SearchResult(moves[0] if moves else None, note=f"search failed: {exc!r}")
         job.released.wait()
-        if result.bestmove is not None and job.draw_offer and result.score <= DRAW_ACCEPT_SCORE:
+        if result.bestmove is not None and job.draw_offer and result.score.value <= DRAW_ACCEPT_SCORE:
             result = replace(result, accept_draw=True)
         job.on_bestmove(result)
 
@@ -337,10 +334,10 @@ class Engine:
             if outcome.winner is None:
                 return SearchResult(None, note=f"the game is over: {outcome.reason} (draw)")
             lost = outcome.winner != position.turn
-            return SearchResult(None, score=-VALUE_MATE if lost else VALUE_MATE, mate=0 if lost else None,
+            return SearchResult(None, score=Score.mated() if lost else -Score.mated(),
                                 note=f"the game is over: {outcome.reason}, {_side(outcome.winner)} wins")
         if limits.depth == 0:
-            return SearchResult(None, score=int(self._searcher.evaluate(position._board)),
+            return SearchResult(None, score=Score(int(self._searcher.evaluate(position._board))),
                                 note="depth 0: static evaluation only", static=True)
         if soft or hard:
             spent = int((time.monotonic() - job.go_time) * 1000)
@@ -373,17 +370,17 @@ class Engine:
             on_info=report,
         )
         if raw["bestmove"] is None:
-            return SearchResult(None, score=raw["score"], mate=0, note="no legal move that is not banned")
+            return SearchResult(None, score=Score.mated(), note="no legal move that is not banned")
         return SearchResult(
-            bestmove=raw["bestmove"], ponder=raw["ponder"], score=raw["score"], mate=raw["mate"],
+            bestmove=raw["bestmove"], ponder=raw["ponder"], score=Score(raw["score"]),
             depth=raw["depth"], nodes=raw["nodes"], time_ms=raw["time_ms"], pv=tuple(raw["pv"]),
         )
 
 
 def _info(raw: dict) -> SearchInfo:
     return SearchInfo(
-        depth=raw["depth"], seldepth=raw["seldepth"], multipv=raw["multipv"], score=raw["score"],
-        mate=raw["mate"], nodes=raw["nodes"], time_ms=raw["time_ms"], nps=raw["nps"],
+        depth=raw["depth"], seldepth=raw["seldepth"], multipv=raw["multipv"], score=Score(raw["score"]),
+        nodes=raw["nodes"], time_ms=raw["time_ms"], nps=raw["nps"],
         hashfull=raw["hashfull"], pv=tuple(raw["pv"]),
     )
 

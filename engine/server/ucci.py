@@ -91,7 +91,7 @@ def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
 def format_info(info: SearchInfo) -> list[str]:
     """`info depth D score S pv ...` (bare integer; mates as ±(30000 - plies)) and `info time T nodes N`."""
     pv = f" pv {' '.join(info.pv)}" if info.pv else ""
-    return [f"info depth {info.depth} score {info.score}{pv}", f"info time {info.time_ms} nodes {info.nodes}"]
+    return [f"info depth {info.depth} score {info.score.value}{pv}", f"info time {info.time_ms} nodes {info.nodes}"]
 
 
 def format_bestmove(result: SearchResult) -> list[str]:
@@ -99,7 +99,7 @@ def format_bestmove(result: SearchResult) -> list[str]:
     lines = [f"info string {result.note}"] if result.note else []
     if result.bestmove is None:
         if result.static:
-            lines.append(f"info depth 0 score {result.score}")
+            lines.append(f"info depth 0 score {result.score.value}")
         return lines + ["nobestmove"]
     line = f"bestmove {result.bestmove}"
     if result.ponder:

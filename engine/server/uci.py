@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 
 from .. import __version__
 from ..position import Color
+from ..score import Score
 from .commands import CommandError, parse_int, parse_moves, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
 from .limits import SearchLimits
@@ -42,7 +43,7 @@ def uci_options() -> tuple[Option, ...]:
 
 def format_info(info: SearchInfo) -> str:
     """`info depth D seldepth S multipv K score cp X|mate M nodes N nps R hashfull H time T pv ...`."""
-    score = f"mate {info.mate}" if info.mate else f"cp {info.score}"
+    score = f"mate {info.score.mate}" if info.score.is_mate else f"cp {info.score.value}"
     line = (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} score {score} "
             f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
     return line + (" pv " + " ".join(info.pv) if info.pv else "")
@@ -53,7 +54,7 @@ def format_bestmove(result: SearchResult) -> list[str]:
     `info depth 0 score mate 0` (the side to move has lost; `cp S` otherwise) and `bestmove (none)`."""
     lines = [f"info string {result.note}"] if result.note else []
     if result.bestmove is None:
-        score = "mate 0" if result.mate == 0 else f"cp {result.score}"
+        score = "mate 0" if result.score == Score.mated() else f"cp {result.score.value}"
         return lines + [f"info depth 0 score {score}", "bestmove (none)"]
     ponder = f" ponder {result.ponder}" if result.ponder else ""
     return lines + [f"bestmove {result.bestmove}{ponder}"]

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-#: The kernel's mate value (engine.server.engine.VALUE_MATE): mated now scores -MATE.
-MATE = 30000
-#: Values beyond this (in either direction) are mates.
+from ._core import MATE
+
+#: Values beyond this (in either direction) are mates: mates up to 500 moves, more than the kernel's
+#: search reaches, so that another engine's long mates are still read as mates.
 MATE_BOUND = MATE - 1000
 
 
