@@ -22,7 +22,7 @@ def time_to_depth(threads: int, depth: int) -> list[float]:
     for fen in BENCH_FENS:
         searcher.clear()
         start = time.perf_counter()
-        searcher.search(Position(fen)._board, depth=depth)
+        searcher.search(Position(fen).kernel_board, depth=depth)
         times.append(time.perf_counter() - start)
     return times
 

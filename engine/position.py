@@ -93,6 +93,12 @@ class Position:
 
     # -- state -------------------------------------------------------------------------------
     @property
+    def kernel_board(self) -> "_core.Board":
+        """The kernel's board behind this position, for the search and the evaluation (engine._core).
+        Read it, search it, copy it; moves go through push() and pop(), which check them."""
+        return self._board
+
+    @property
     def turn(self) -> Color:
         """The side to move."""
         return _COLORS[self._board.side]

@@ -151,7 +151,7 @@ def random_setup(rng: random.Random) -> Optional[Position]:
 # -- cycles ---------------------------------------------------------------------------------------
 
 def occupied(position: Position) -> set[str]:
-    return {f"{'abcdefghi'[file]}{rank}" for _, _, file, rank in position._board.pieces()}
+    return {f"{'abcdefghi'[file]}{rank}" for _, _, file, rank in position.kernel_board.pieces()}
 
 
 def quiet_moves(position: Position) -> list[str]:
@@ -184,17 +184,17 @@ def choose_cycle(rng: random.Random, position: Position) -> Optional[list[str]]:
     quiet = quiet_moves(position)
     if not quiet:
         return None
-    chasing = [m for m in quiet if position._board.chased_by(m)]
+    chasing = [m for m in quiet if position.kernel_board.chased_by(m)]
     rng.shuffle(chasing)
     firsts = chasing[:3] if chasing and rng.random() < 0.85 else [rng.choice(quiet)]
     candidates = []
     for first in firsts:
-        victims = set(position._board.chased_by(first))
+        victims = set(position.kernel_board.chased_by(first))
         position.push(first)
         try:
             replies = quiet_moves(position)
             fleeing = [m for m in replies if m[:2] in victims]
-            chasing_back = [m for m in replies if position._board.chased_by(m)]
+            chasing_back = [m for m in replies if position.kernel_board.chased_by(m)]
         finally:
             position.pop()
         roll = rng.random()
@@ -223,7 +223,7 @@ def chases_again(position: Position, cycle: list[str]) -> bool:
     position.push(cycle[0])
     position.push(cycle[1])
     try:
-        return bool(position._board.chased_by(cycle[2]))
+        return bool(position.kernel_board.chased_by(cycle[2]))
     finally:
         position.pop()
         position.pop()

@@ -35,7 +35,7 @@ def quiet_positions(paths: list[str], skip: int) -> list[str]:
             position = Position(game.starting_fen())
             for ply, move in enumerate(game.moves):
                 if ply >= skip and not position.is_check():
-                    board = position._board
+                    board = position.kernel_board
                     fen = position.fen()
                     placement = " ".join(fen.split()[:2])
                     if placement not in seen and searcher.quiescence(board) == searcher.evaluate(board):

@@ -42,7 +42,7 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 
 def red_features(position: Position) -> list[float]:
     """The position's features from Red's point of view."""
-    features = _core.eval_features(position._board)
+    features = _core.eval_features(position.kernel_board)
     return features if position.turn.value == "red" else [-f for f in features]
 
 
@@ -65,7 +65,7 @@ def from_games(paths: list[str], skip: int) -> tuple[np.ndarray, np.ndarray]:
                 continue
             position = Position(game.starting_fen())
             for ply, move in enumerate(game.moves):
-                board = position._board
+                board = position.kernel_board
                 if ply >= skip and not position.is_check() \
                         and searcher.quiescence(board) == searcher.evaluate(board):
                     rows.append(red_features(position))

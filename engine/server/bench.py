@@ -65,7 +65,7 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
     for index, (fen, position) in enumerate(zip(fens, boards), start=1):
         searcher.clear()
         start = time.perf_counter()
-        found = searcher.search(position._board, depth=depth)
+        found = searcher.search(position.kernel_board, depth=depth)
         seconds = time.perf_counter() - start
         total_nodes += found["nodes"]
         total_seconds += seconds

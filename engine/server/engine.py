@@ -296,7 +296,7 @@ class Engine:
 
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""
-        return int(self._searcher.evaluate(self._position._board))
+        return int(self._searcher.evaluate(self._position.kernel_board))
 
     # -- internals ---------------------------------------------------------------------------
     def _busy(self) -> bool:
@@ -337,7 +337,7 @@ class Engine:
             return SearchResult(None, score=Score.mated() if lost else -Score.mated(),
                                 note=f"the game is over: {outcome.reason}, {_side(outcome.winner)} wins")
         if limits.depth == 0:
-            return SearchResult(None, score=Score(int(self._searcher.evaluate(position._board))),
+            return SearchResult(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
                                 note="depth 0: static evaluation only", static=True)
         if soft or hard:
             spent = int((time.monotonic() - job.go_time) * 1000)
@@ -359,7 +359,7 @@ class Engine:
                 pass
 
         raw = self._searcher.search(
-            position._board,
+            position.kernel_board,
             depth=min(limits.depth or 0, _MAX_DEPTH),
             nodes=min(limits.nodes or 0, _MAX_NODES),
             mate=min(limits.mate or 0, _MAX_DEPTH),
