@@ -276,7 +276,7 @@ def choose(position: Position, moves: list[str], rng: random.Random) -> str:
     if roll < 0.3:
         return rng.choice(moves)
     if roll < 0.65:
-        board, checks = position._board, []
+        board, checks = position.kernel_board, []
         for move in moves:
             board.push(move)
             if board.in_check():
@@ -629,7 +629,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
     for fen in fens:
         position = Position(fen)
         keys = [position.key]
-        assert position.key == position._board.computed_key(), fen
+        assert position.key == position.kernel_board.computed_key(), fen
         for _ in range(500):
             moves = position.legal_moves()
             if moves and (len(keys) == 1 or rng.random() < 0.7):
@@ -641,7 +641,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
                 assert position.key == keys[-1], f"pop did not restore the key in {position.fen()}"
             else:
                 break
-            assert position.key == position._board.computed_key(), f"{position.fen()} after {position.move_stack}"
+            assert position.key == position.kernel_board.computed_key(), f"{position.fen()} after {position.move_stack}"
             checked += 1
             if rng.random() < 0.1:
                 assert position.key == Position(position.fen()).key, f"{position.fen()} after {position.move_stack}"
@@ -649,7 +649,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
         while len(keys) > 1:
             position.pop()
             keys.pop()
-            assert position.key == keys[-1] == position._board.computed_key()
+            assert position.key == keys[-1] == position.kernel_board.computed_key()
         assert position.fen() == Position(fen).fen()
     assert checked >= 10_000, checked
 

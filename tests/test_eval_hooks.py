@@ -11,16 +11,16 @@ def test_weights_round_trip_and_change_the_evaluation():
     original = _core.eval_weights()
     assert len(original) == len(_core.EVAL_WEIGHT_NAMES)
     pawn = _core.EVAL_WEIGHT_NAMES.index("pawn")
-    before = searcher.evaluate(position._board)
+    before = searcher.evaluate(position.kernel_board)
     try:
         raised = list(original)
         raised[pawn] += 100
         _core.set_eval_weights(raised)
         assert _core.eval_weights() == raised
-        assert searcher.evaluate(position._board) == before + 100
+        assert searcher.evaluate(position.kernel_board) == before + 100
     finally:
         _core.set_eval_weights(original)
-    assert searcher.evaluate(position._board) == before
+    assert searcher.evaluate(position.kernel_board) == before
 
 
 def test_wrong_number_of_weights_is_refused():
@@ -37,7 +37,7 @@ def test_wrong_number_of_weights_is_refused():
 ])
 def test_the_evaluation_is_linear_in_its_weights(fen):
     searcher = _core.Searcher(1, 1)
-    board = Position(fen)._board
+    board = Position(fen).kernel_board
     weights = _core.eval_weights()
     features = _core.eval_features(board)
     assert len(features) == len(weights)
@@ -54,6 +54,6 @@ def test_piece_square_weights_are_named_by_type_phase_and_square():
 def test_quiescence_resolves_captures():
     searcher = _core.Searcher(1, 1)
     quiet = Position()
-    assert searcher.quiescence(quiet._board) == searcher.evaluate(quiet._board)
+    assert searcher.quiescence(quiet.kernel_board) == searcher.evaluate(quiet.kernel_board)
     hanging = Position("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w - - 0 1")   # Red's chariot takes the loose one
-    assert searcher.quiescence(hanging._board) > searcher.evaluate(hanging._board) + 500
+    assert searcher.quiescence(hanging.kernel_board) > searcher.evaluate(hanging.kernel_board) + 500
