@@ -79,6 +79,29 @@ def parse_moves(words: Sequence[str], what: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class SetOptionCommand:
+    """`setoption name N [value V]` (UCI) or `setoption N [V]` (UCCI): value None when none is given."""
+
+    name: str
+    value: Optional[str]
+
+
+def parse_setoption(words: Sequence[str], usage: str) -> SetOptionCommand:
+    """Parse the arguments of `setoption` in either dialect's form: `name <words...> [value <words...>]`
+    (UCI: names and values may hold spaces), else `<name> [<value words...>]` (UCCI). `usage` is the
+    message for a command without a name."""
+    words = list(words)
+    if not words:
+        raise CommandError(usage)
+    if words[0] == "name":
+        if "value" in words:
+            cut = words.index("value")
+            return SetOptionCommand(" ".join(words[1:cut]), " ".join(words[cut + 1:]))
+        return SetOptionCommand(" ".join(words[1:]), None)
+    return SetOptionCommand(words[0], " ".join(words[1:]) if len(words) > 1 else None)
+
+
+@dataclass(frozen=True)
 class PositionCommand:
     """`position {startpos | fen F} [moves ...]`: fen None means the start position."""
 

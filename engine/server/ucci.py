@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..position import Position
-from .commands import CommandError, parse_int, parse_number, parse_position, quote
+from .commands import CommandError, parse_int, parse_number, parse_position, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threads, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
@@ -134,23 +134,14 @@ class UcciSession(Session):
         return parse_go(args, self.millis)
 
     def cmd_setoption(self, args: list[str]) -> None:
-        if not args:
-            raise CommandError("setoption needs an option name, e.g. 'setoption hashsize 64'")
-        if args[0] == "name":  # the UCI form, leniently
-            if "value" in args:
-                cut = args.index("value")
-                name, value = " ".join(args[1:cut]), " ".join(args[cut + 1:])
-            else:
-                name, value = " ".join(args[1:]), None
-        else:
-            name, value = args[0], (" ".join(args[1:]) if len(args) > 1 else None)
-        key = name.lower()
+        command = parse_setoption(args, "setoption needs an option name, e.g. 'setoption hashsize 64'")
+        key = command.name.lower()   # the UCI form `name X value Y` is read too, leniently
         if key in IGNORED_OPTIONS:
             return
         option = self.options.get(key)
         if option is None:
-            raise OptionError(f"No such option: {quote(name)}")
-        self.apply(option, option.parse(value))
+            raise OptionError(f"No such option: {quote(command.name)}")
+        self.apply(option, option.parse(command.value))
 
     def apply(self, option: Option, value: OptionValue) -> None:
         """Set a parsed option on the engine (or on the session, for the wire settings)."""

@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from .. import __version__
 from ..position import Color
 from ..score import Score
-from .commands import CommandError, parse_int, parse_moves, quote
+from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
@@ -26,6 +26,7 @@ AUTHOR = "the jiangjun developers"
 #: `go` keywords followed by a whole number of ms (clock fields) or a count.
 _CLOCK_WORDS = ("wtime", "btime", "winc", "binc", "movetime")
 _COUNT_WORDS = ("movestogo", "depth", "nodes", "mate")
+_SETOPTION_USAGE = "setoption needs 'name <option> [value <value>]'"
 
 
 def uci_options() -> tuple[Option, ...]:
@@ -140,16 +141,12 @@ class UciSession(Session):
             self.engine.new_game()
             return
         if not args or args[0] != "name":
-            raise CommandError("setoption needs 'name <option> [value <value>]'")
-        if "value" in args:
-            cut = args.index("value")
-            name, value = " ".join(args[1:cut]), " ".join(args[cut + 1:])
-        else:
-            name, value = " ".join(args[1:]), None
-        option = self.options.get(name.lower())
+            raise CommandError(_SETOPTION_USAGE)
+        command = parse_setoption(args, _SETOPTION_USAGE)
+        option = self.options.get(command.name.lower())
         if option is None:
-            raise OptionError(f"No such option: {quote(name)}")
-        self.apply(option, option.parse(value))
+            raise OptionError(f"No such option: {quote(command.name)}")
+        self.apply(option, option.parse(command.value))
 
     def apply(self, option: Option, value: OptionValue) -> None:
         """Set a parsed option on the engine."""
