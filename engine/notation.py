@@ -38,6 +38,7 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol,
                     Tuple)
 
 from engine.errors import IllegalMoveError
+from engine.squares import FILES, move_name, parse_iccs, is_iccs
 
 __all__ = [
     "NotationError",
@@ -51,8 +52,6 @@ __all__ = [
 ]
 
 Square = Tuple[int, int]  # (file index 0..8 from Red's left, rank 0..9)
-
-FILE_LETTERS = "abcdefghi"
 
 # Piece types use the upper-case FEN letters.
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = "KABNRCP"
@@ -112,7 +111,6 @@ _TYPE_NAMES = {KING: "general", ADVISOR: "advisor", ELEPHANT: "elephant",
                HORSE: "horse", ROOK: "chariot", CANNON: "cannon",
                PAWN: "soldier"}
 
-_ICCS_RE = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$", re.IGNORECASE)
 _WXF_P = "KAEBHNRCP"
 _WXF_FORMS = [
     # (regex, form name); tried in order on the upper-cased text.
@@ -389,20 +387,19 @@ def _origin_matches(snap: _Snapshot, text: _MoveText, square: Square) -> bool:
 
 def _decode(move: str) -> Tuple[Square, Square]:
     """ICCS text -> (from, to) squares; raises NotationError if malformed."""
-    m = _ICCS_RE.match(move.strip()) if isinstance(move, str) else None
-    if m is None:
+    squares = parse_iccs(move.strip()) if isinstance(move, str) else None
+    if squares is None:
         raise NotationError(
             f"not an ICCS move: {move!r} (expected e.g. 'h2e2')")
-    return ((FILE_LETTERS.index(m.group(1).lower()), int(m.group(2))),
-            (FILE_LETTERS.index(m.group(3).lower()), int(m.group(4))))
+    return squares
 
 
 def _encode(frm: Square, to: Square) -> str:
-    return _square_name(frm) + _square_name(to)
+    return move_name(frm, to)
 
 
 def _square_name(square: Square) -> str:
-    return f"{FILE_LETTERS[square[0]]}{square[1]}"
+    return f"{FILES[square[0]]}{square[1]}"
 
 
 def _square_of(name: str) -> Square:
@@ -764,7 +761,7 @@ def parse_move(p: PositionLike, text: str) -> str:
     compact = _normalise(text)
     if not compact:
         raise NotationError("empty move text; " + _FORMAT_HELP)
-    if _ICCS_RE.match(compact):
+    if is_iccs(compact):
         frm, to = _decode(compact)
         move = _encode(frm, to)
         if move not in p.legal_moves():

@@ -52,6 +52,7 @@ from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
 from .notation import parse_move, to_chinese, to_wxf
 from .position import Position
+from .squares import is_iccs
 
 __all__ = [
     "Game",
@@ -429,14 +430,13 @@ def _split_games(text: str, source: Optional[str]) -> Iterator[_RawGame]:
 
 _MOVE_NUMBER_RE = re.compile(r"^(\d+)(\.+)(.*)$")
 _ANNOTATION_RE = re.compile(r"[!?]+$")
-_ICCS_CHECK_RE = re.compile(r"^([a-iA-I][0-9]-?[a-iA-I][0-9])[+#]$")
 
 
 def _move_text(symbol: str) -> Optional[str]:
     """The move in a movetext symbol, or None for a bare move number/annotation.
 
     ``1.``, ``12...``, ``...``, ``!?`` -> None; ``1.h2e2`` -> ``h2e2``;
-    ``h2e2!?`` -> ``h2e2``.  ``33.4`` (a WXF tandem-soldier move) is kept whole,
+    ``h2e2!?`` and ``h2e2+`` -> ``h2e2``.  ``33.4`` (a WXF tandem-soldier move) is kept whole,
     since a move number is never followed by a lone digit.
     """
     text = unicodedata.normalize("NFKC", symbol)
@@ -452,8 +452,9 @@ def _move_text(symbol: str) -> Optional[str]:
     text = _ANNOTATION_RE.sub("", text)
     if not text:
         return None
-    check = _ICCS_CHECK_RE.match(text)
-    return check.group(1) if check else text
+    if text.endswith(("+", "#")) and is_iccs(text[:-1]):  # a check or mate mark after an ICCS move
+        return text[:-1]
+    return text
 
 
 def _join_comment(old: Optional[str], new: str) -> str:
