@@ -135,14 +135,15 @@ class NotationError(IllegalMoveError):
 class PositionLike(Protocol):
     """What this module needs from a position (:class:`engine.Position`).
 
-    ``turn`` compares equal to "red" or "black"; ``fen()`` is a Xiangqi FEN
-    (rank 9 first, upper case = Red); ``legal_moves()`` lists ICCS moves.
+    ``turn`` compares equal to "red" or "black"; ``piece_map()`` maps square
+    names ("e0") to FEN letters (upper case = Red); ``legal_moves()`` lists
+    ICCS moves.
     """
 
     @property
     def turn(self) -> str: ...
 
-    def fen(self) -> str: ...
+    def piece_map(self) -> Dict[str, str]: ...
 
     def legal_moves(self) -> List[str]: ...
 
@@ -186,30 +187,14 @@ def _is_red(position: PositionLike) -> bool:
     raise ValueError(f"unknown side to move: {turn!r}")
 
 
-def _read_board(fen: str) -> Dict[Square, str]:
-    """The pieces of a FEN board field, by square."""
-    board: Dict[Square, str] = {}
-    rows = fen.split()[0].split("/")
-    if len(rows) != 10:
-        raise ValueError(f"not a Xiangqi FEN: {fen!r}")
-    for i, row in enumerate(rows):
-        rank = 9 - i
-        file_index = 0
-        for ch in row:
-            if ch.isdigit():
-                file_index += int(ch)
-            else:
-                board[(file_index, rank)] = ch
-                file_index += 1
-    return board
-
-
 class _Snapshot:
     """The board of one position, seen from the side to move."""
 
     def __init__(self, position: PositionLike) -> None:
         self.red = _is_red(position)
-        self.board = _read_board(position.fen())
+        self.board: Dict[Square, str] = {
+            _square_of(name): piece
+            for name, piece in position.piece_map().items()}
         self._groups: Dict[str, "_Group"] = {}
 
     @property
@@ -403,7 +388,8 @@ def _square_name(square: Square) -> str:
 
 
 def _square_of(name: str) -> Square:
-    """Square of a well-formed lower-case name such as "e0" (no checks)."""
+    """Square of a well-formed lower-case name such as "e0" (no checks:
+    the names come from the position itself)."""
     return ord(name[0]) - 97, ord(name[1]) - 48
 
 
