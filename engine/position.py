@@ -11,54 +11,19 @@ natural move limit) are the Cython kernel's; this module converts, validates and
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from typing import Optional
 
 from . import _core
+from .color import Color
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import PIECE_LETTERS, SIDE_NAMES, START_FEN, FenData, format_board, parse_fen
+from .outcome import Outcome, Termination
 from .squares import FILES, move_name, parse_iccs, parse_square, square_name
-
-
-class Color(str, Enum):
-    """A side. Compares equal to the strings "red" and "black"."""
-
-    RED = "red"
-    BLACK = "black"
-
-    @property
-    def other(self) -> "Color":
-        return Color.BLACK if self is Color.RED else Color.RED
-
-    def __str__(self) -> str:
-        return self.value
-
 
 _COLORS = (Color.RED, Color.BLACK)
 
-REASONS = (
-    "checkmate",
-    "stalemate",
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition",
-    "sixty_moves",
-    "insufficient_material",
-)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: the winner ("red", "black", or None for a draw) and the rule that decided it."""
-
-    winner: Optional[Color]
-    reason: str
-
-    @property
-    def result(self) -> str:
-        """The result in PGN form: "1-0" (Red wins), "0-1" or "1/2-1/2"."""
-        return {Color.RED: "1-0", Color.BLACK: "0-1", None: "1/2-1/2"}[self.winner]
+# The reason names, for code written before Termination.
+REASONS = tuple(Termination)
 
 
 def normalize_move(move: str) -> str:
@@ -201,7 +166,7 @@ class Position:
         reason, winner = self._board.verdict()
         if reason is None:
             return None
-        return Outcome(None if winner is None else _COLORS[winner], reason)
+        return Outcome(None if winner is None else _COLORS[winner], Termination(reason))
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None
