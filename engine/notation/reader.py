@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol,
                     Tuple)
 
-from engine.errors import IllegalMoveError
-from engine.squares import FILES, move_name, parse_iccs, is_iccs
+from ..errors import IllegalMoveError
+from ..squares import FILES, move_name, parse_iccs, is_iccs
 
 __all__ = [
     "NotationError",
