@@ -48,11 +48,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterable, Iterator, List, Optional, Tuple, Union
 
-from .errors import IllegalMoveError, InvalidFenError
-from .fen import START_FEN
-from .notation import parse_move, to_chinese, to_wxf
-from .position import Position
-from .squares import is_iccs
+from ..errors import IllegalMoveError, InvalidFenError
+from ..fen import START_FEN
+from ..notation import parse_move, to_chinese, to_wxf
+from ..position import Position
+from ..squares import is_iccs
 
 __all__ = [
     "Game",
