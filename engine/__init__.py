@@ -7,8 +7,8 @@ The rules library::
     p.push("h2e2")
     p.legal_moves(), p.is_check(), p.outcome(), p.perft(3)
 """
-from .errors import IllegalMoveError, InvalidFenError
 from .color import Color
+from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
 from .outcome import Outcome, Termination
 from .position import Position
