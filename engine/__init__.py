@@ -7,9 +7,11 @@ The rules library::
     p.push("h2e2")
     p.legal_moves(), p.is_check(), p.outcome(), p.perft(3)
 """
+from .color import Color
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
-from .position import Color, Outcome, Position
+from .outcome import Outcome, Termination
+from .position import Position
 
-__all__ = ["Position", "START_FEN", "Color", "Outcome", "InvalidFenError", "IllegalMoveError"]
+__all__ = ["Position", "START_FEN", "Color", "Outcome", "Termination", "InvalidFenError", "IllegalMoveError"]
 __version__ = "0.1.0"

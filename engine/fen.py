@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidFenError
+from .squares import square_name
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -18,10 +19,6 @@ PIECE_NAMES = ("general", "advisor", "elephant", "horse", "chariot", "cannon", "
 MAX_COUNT = (1, 2, 2, 2, 2, 2, 5)
 SIDE_NAMES = ("Red", "Black")
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = range(7)
-
-
-def square_name(file: int, rank: int) -> str:
-    return f"{'abcdefghi'[file]}{rank}"
 
 
 def _mirror(squares: set[tuple[int, int]]) -> set[tuple[int, int]]:

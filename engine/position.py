@@ -11,69 +11,32 @@ natural move limit) are the Cython kernel's; this module converts, validates and
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from enum import Enum
 from typing import Optional
 
 from . import _core
+from .color import Color
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import PIECE_LETTERS, SIDE_NAMES, START_FEN, FenData, format_board, parse_fen
-
-_ICCS_INPUT = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
-
-
-class Color(str, Enum):
-    """A side. Compares equal to the strings "red" and "black"."""
-
-    RED = "red"
-    BLACK = "black"
-
-    @property
-    def other(self) -> "Color":
-        return Color.BLACK if self is Color.RED else Color.RED
-
-    def __str__(self) -> str:
-        return self.value
-
+from .outcome import Outcome, Termination
+from .squares import FILES, move_name, parse_iccs, parse_square, square_name
 
 _COLORS = (Color.RED, Color.BLACK)
 
-REASONS = (
-    "checkmate",
-    "stalemate",
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition",
-    "sixty_moves",
-    "insufficient_material",
-)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: the winner ("red", "black", or None for a draw) and the rule that decided it."""
-
-    winner: Optional[Color]
-    reason: str
-
-    @property
-    def result(self) -> str:
-        """The result in PGN form: "1-0" (Red wins), "0-1" or "1/2-1/2"."""
-        return {Color.RED: "1-0", Color.BLACK: "0-1", None: "1/2-1/2"}[self.winner]
+# The reason names, for code written before Termination.
+REASONS = tuple(Termination)
 
 
 def normalize_move(move: str) -> str:
     """The canonical ICCS form ("h2e2") of "h2e2", "H2-E2" or "h2-e2". Raises IllegalMoveError."""
     if not isinstance(move, str):
         raise IllegalMoveError(f"a move must be a string such as 'h2e2', not {type(move).__name__}")
-    match = _ICCS_INPUT.match(move.strip().lower())
-    if not match:
+    squares = parse_iccs(move.strip())
+    if squares is None:
         raise IllegalMoveError(
             f"malformed move {move!r}: expected ICCS coordinates such as 'h2e2' or 'H2-E2' "
             "(files a-i, ranks 0-9 from Red's side)"
         )
-    return "".join(match.groups())
+    return move_name(*squares)
 
 
 class Position:
@@ -128,12 +91,15 @@ class Position:
 
     def piece_at(self, square: str) -> Optional[str]:
         """The FEN letter of the piece on a square such as "e0" (upper case Red), or None."""
-        file, rank = _parse_square(square)
-        found = self._board.piece_at(file, rank)
+        found = self._board.piece_at(*parse_square(square))
         if found is None:
             return None
-        side, ptype = found
-        return PIECE_LETTERS[ptype] if side == 0 else PIECE_LETTERS[ptype].lower()
+        return _letter(*found)
+
+    def piece_map(self) -> dict[str, str]:
+        """Every piece on the board: {square: FEN letter}, such as {"e0": "K", "e9": "k", ...} (upper case
+        Red), like python-chess's Board.piece_map(). A new dict each call; changing it changes nothing."""
+        return {square_name(file, rank): _letter(side, ptype) for side, ptype, file, rank in self._board.pieces()}
 
     def fen(self) -> str:
         """The canonical FEN of the current position."""
@@ -200,7 +166,7 @@ class Position:
         reason, winner = self._board.verdict()
         if reason is None:
             return None
-        return Outcome(None if winner is None else _COLORS[winner], reason)
+        return Outcome(None if winner is None else _COLORS[winner], Termination(reason))
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None
@@ -222,9 +188,10 @@ class Position:
 
     def board_text(self) -> str:
         """A plain text diagram, rank 9 at the top, with file letters and rank numbers."""
+        pieces = self.piece_map()
         lines = []
         for rank in range(9, -1, -1):
-            cells = [self.piece_at(f"{f}{rank}") or "." for f in "abcdefghi"]
+            cells = [pieces.get(f"{f}{rank}", ".") for f in FILES]
             lines.append(f"{rank} " + " ".join(cells))
         lines.append("  a b c d e f g h i")
         return "\n".join(lines)
@@ -242,10 +209,9 @@ class Position:
         return hash(self.key)
 
 
-def _parse_square(square: str) -> tuple[int, int]:
-    if not isinstance(square, str) or len(square) != 2 or square[0] not in "abcdefghi" or square[1] not in "0123456789":
-        raise ValueError(f"bad square {square!r}: expected a file a-i and a rank 0-9, such as 'e0'")
-    return "abcdefghi".index(square[0]), int(square[1])
+def _letter(side: int, ptype: int) -> str:
+    """The FEN letter of a kernel piece (side 0 Red, 1 Black; type as in PIECE_LETTERS)."""
+    return PIECE_LETTERS[ptype] if side == 0 else PIECE_LETTERS[ptype].lower()
 
 
 def _generals_face(data: FenData) -> bool:

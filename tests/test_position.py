@@ -78,6 +78,22 @@ def test_piece_at_and_board_text():
     assert position.board_text().splitlines()[0] == "9 r n b a k a b n r"
 
 
+def test_piece_map_agrees_with_piece_at_and_follows_moves():
+    position = Position()
+    pieces = position.piece_map()
+    assert len(pieces) == 32 and pieces["e0"] == "K" and pieces["e9"] == "k" and pieces["h2"] == "C"
+    every_square = [f"{f}{r}" for f in "abcdefghi" for r in range(10)]
+    assert pieces == {sq: position.piece_at(sq) for sq in every_square if position.piece_at(sq)}
+    position.push("h2e2")
+    position.push("h9g7")
+    moved = position.piece_map()
+    assert "h2" not in moved and moved["e2"] == "C" and moved["g7"] == "n" and "h9" not in moved
+    moved["a0"] = "k"  # a copy: changing it changes nothing
+    assert position.piece_at("a0") == "R"
+    position.push("e2e6")  # the cannon takes the soldier
+    assert len(position.piece_map()) == 31 and position.piece_map()["e6"] == "C"
+
+
 def test_divide_sums_to_perft():
     position = Position()
     split = position.divide(3)

@@ -13,13 +13,13 @@ from typing import Iterable, List, Sequence
 from ..errors import IllegalMoveError
 from ..notation import parse_move, to_chinese, to_wxf
 from ..position import Color, Position, normalize_move
+from ..squares import is_iccs
 from .errors import AnalyzeError
 
 NOTATIONS = ("chinese", "wxf", "iccs")
 
 _MOVE_NUMBER = re.compile(r"^(\d+)(\.+)(.*)$")
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
-_ICCS = re.compile(r"^[a-i][0-9]-?[a-i][0-9]$", re.IGNORECASE)
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
@@ -44,7 +44,7 @@ def split_moves(args: Iterable[str]) -> List[str]:
 
 def notation_of(text: str) -> str:
     """The notation a move text is written in, for messages: "ICCS", "Chinese" or "WXF"."""
-    if _ICCS.match(text):
+    if is_iccs(text):
         return "ICCS"
     if _CJK.search(text):
         return "Chinese"
@@ -67,7 +67,7 @@ def play_moves(position: Position, tokens: Sequence[str]) -> List[str]:
     for index, token in enumerate(tokens, 1):
         label, side = ply_label(position), position.turn.value.capitalize()
         try:
-            if _ICCS.match(token):      # the rules library says why a coordinate move is illegal
+            if is_iccs(token):      # the rules library says why a coordinate move is illegal
                 move = normalize_move(token)
                 position.push(move)
             else:

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ..outcome import Ending, Termination
 from ..position import Position
 from .openings import Opening
 from .player import EngineError, EngineProcess, Limits, SearchResult
@@ -13,24 +14,24 @@ from .timecontrol import Clock, TimeControl
 
 MATE_CP = 100_000  # a mate score, in centipawns, for adjudication (minus the distance to mate)
 
-# Termination keys, in the order tables list them, with the words used in PGN Termination tags.
-TERMINATIONS = {
-    "checkmate": "checkmate",
-    "stalemate": "stalemate",
-    "perpetual_check": "perpetual check",
-    "perpetual_chase": "perpetual chase",
-    "repetition": "repetition",
-    "sixty_moves": "60-move rule",
-    "insufficient_material": "insufficient material",
-    "time_forfeit": "time forfeit",
-    "illegal_move": "illegal move",
-    "crash": "crash",
-    "hang": "hang",
-    "no_move": "no move in a live position",
-    "resign_adjudication": "adjudicated: resignation",
-    "draw_adjudication": "adjudicated: draw",
-    "max_moves": "adjudicated: move limit",
-}
+
+class MatchTermination(Ending):
+    """The endings the match runner decides, where the rules (engine.outcome.Termination) did not end the
+    game: an engine at fault, or adjudication. An Ending like Termination, so a GameRecord's termination is
+    a key of either, written in the PGN Termination tag and the result tables by its `words` alike."""
+
+    TIME_FORFEIT = "time_forfeit", "time forfeit"
+    ILLEGAL_MOVE = "illegal_move", "illegal move"
+    CRASH = "crash", "crash"
+    HANG = "hang", "hang"
+    NO_MOVE = "no_move", "no move in a live position"
+    RESIGN_ADJUDICATION = "resign_adjudication", "adjudicated: resignation"
+    DRAW_ADJUDICATION = "draw_adjudication", "adjudicated: draw"
+    MAX_MOVES = "max_moves", "adjudicated: move limit"
+
+
+# Every termination of a match game by its key, in the order tables list them: the rules' first.
+TERMINATIONS: dict[str, Ending] = {ending.value: ending for ending in (*Termination, *MatchTermination)}
 
 
 @dataclass
@@ -104,7 +105,7 @@ def play_game(
         if outcome is not None:
             result = outcome.result
             who = {"red": "Red", "black": "Black"}.get(outcome.winner or "", "")
-            words = TERMINATIONS[outcome.reason]
+            words = outcome.reason.words
             return finish(result, outcome.reason, f"{who} wins by {words}" if who else f"draw by {words}")
         if stop.is_set():
             return finish("*", "", "interrupted")

@@ -234,7 +234,7 @@ class Match:
             lines.append(f"  {self._display(i)} vs {self._display(j)}: W {pair.wins}  D {pair.draws}  L {pair.losses}  "
                          f"score {score:.3f}  Elo {_fmt_elo(elo)} +/- {_fmt_elo(error, signed=False)}  "
                          f"LOS {los * 100:.1f}%  draws {draw_ratio(pair.wins, pair.draws, pair.losses) * 100:.1f}%")
-            endings = ", ".join(f"{TERMINATIONS[key]} {count}" for key, count in
+            endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
                                 sorted(pair.terminations.items(), key=lambda kv: list(TERMINATIONS).index(kv[0])))
             lines.append(f"    endings: {endings}")
         if self.sprt_verdict:
@@ -259,7 +259,8 @@ class Match:
             headers["FEN"] = record.opening.fen
         headers["Opening"] = record.opening.name
         headers["TimeControl"] = " / ".join(sorted(spec_tcs))
-        headers["Termination"] = TERMINATIONS.get(record.termination, record.termination)
+        ending = TERMINATIONS.get(record.termination)
+        headers["Termination"] = record.termination if ending is None else ending.words
         headers["PlyCount"] = str(len(record.moves))
         game = Game(headers=headers, moves=list(record.moves), comments=list(record.comments),
                     result=record.result, start_comment=record.detail)

@@ -19,8 +19,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import IllegalMoveError
 from ..position import Position, normalize_move
+from ..squares import FILES, parse_iccs, parse_square
 
-FILES = "abcdefghi"
 PIECE_CHARS = {
     "K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵",
     "k": "將", "a": "士", "b": "象", "n": "馬", "r": "車", "c": "砲", "p": "卒",
@@ -33,9 +33,7 @@ Point = tuple[int, int]  # (file 0..8, rank 0..9)
 
 def _parse_move(move: str) -> tuple[Point, Point]:
     """The two points of an ICCS move ("h2e2" or "H2-E2"). Raises IllegalMoveError (a ValueError)."""
-    iccs = normalize_move(move)
-    origin = (FILES.index(iccs[0]), int(iccs[1]))
-    target = (FILES.index(iccs[2]), int(iccs[3]))
+    origin, target = parse_iccs(normalize_move(move))
     if origin == target:
         raise IllegalMoveError(f"move {move!r} goes nowhere: its origin and destination are the same point")
     return origin, target
@@ -43,14 +41,7 @@ def _parse_move(move: str) -> tuple[Point, Point]:
 
 def _board(fen: str) -> dict[Point, str]:
     """The pieces of a FEN by point, as FEN letters. Position raises InvalidFenError for a bad FEN."""
-    position = Position(fen)
-    board = {}
-    for file in range(9):
-        for rank in range(10):
-            piece = position.piece_at(f"{FILES[file]}{rank}")
-            if piece:
-                board[(file, rank)] = piece
-    return board
+    return {parse_square(square): piece for square, piece in Position(fen).piece_map().items()}
 
 
 def _file_numbers(file: int) -> tuple[str, str]:

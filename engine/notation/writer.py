@@ -1,0 +1,100 @@
+"""Writing legal ICCS moves in Chinese or WXF notation: one move, a sequence, or every legal move at once."""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Iterable, List, Tuple
+
+from ..squares import Square, move_name
+from .board import BoardView, NotationError, PositionLike, decode_iccs, square_of
+from .chinese import chinese_text
+from .wxf import wxf_text
+
+
+def _prepare(position: PositionLike,
+             move: str) -> Tuple[BoardView, str, Square, Square]:
+    """Check that ``move`` is legal in ``position`` and read the board."""
+    frm, to = decode_iccs(move)
+    iccs = move_name(frm, to)
+    view = BoardView(position)
+    if iccs not in position.legal_moves():
+        raise NotationError(
+            f"{iccs} is not a legal move for {view.side_name} "
+            "in this position")
+    piece = view.piece_type(frm)
+    if piece is None:  # cannot happen for a legal move
+        raise NotationError(f"no {view.side_name} piece on {iccs[:2]}")
+    return view, piece, frm, to
+
+
+def to_chinese(p: PositionLike, move: str) -> str:
+    """Write a legal ICCS move of ``p`` in Chinese notation (simplified).
+
+    Red uses the numerals 一..九, Black the digits 1..9.  Examples from the
+    start position: ``h2e2`` -> ``炮二平五``, ``h0g2`` -> ``马二进三``; tandem
+    pieces give ``前车进一``, ``中兵平四``, ``二兵平六`` (xqbase numbering).
+
+    Raises:
+        NotationError: ``move`` is malformed or not legal in ``p``.
+    """
+    return chinese_text(*_prepare(p, move))
+
+
+def to_wxf(p: PositionLike, move: str) -> str:
+    """Write a legal ICCS move of ``p`` in official WXF notation.
+
+    Sideways moves use ``.``.  Examples: ``C2.5``, ``H8+7``, ``R+.3``,
+    ``P7.8`` (middle of three soldiers), ``++.4``, ``3-.4``.
+
+    Raises:
+        NotationError: ``move`` is malformed or not legal in ``p``.
+    """
+    return wxf_text(*_prepare(p, move))
+
+
+def legal_move_texts(p: PositionLike,
+                     notation: str = "chinese") -> Dict[str, str]:
+    """Every legal move of ``p`` (ICCS) mapped to its text, in one pass.
+
+    ``notation`` is ``"chinese"`` or ``"wxf"``.  Cheaper than calling
+    :func:`to_chinese` or :func:`to_wxf` once per move, e.g. for a move list
+    in a user interface.
+    """
+    if notation not in ("chinese", "wxf"):
+        raise ValueError(
+            f"notation must be 'chinese' or 'wxf', not {notation!r}")
+    write = chinese_text if notation == "chinese" else wxf_text
+    view = BoardView(p)
+    texts: Dict[str, str] = {}
+    for move in p.legal_moves():
+        frm, to = square_of(move[:2]), square_of(move[2:])
+        piece = view.piece_type(frm)
+        if piece is None:  # cannot happen for a legal move
+            raise NotationError(f"no {view.side_name} piece on {move[:2]}")
+        texts[move] = write(view, piece, frm, to)
+    return texts
+
+
+def _render_list(p: PositionLike, moves: Iterable[str],
+                 write: Callable[[PositionLike, str], str]) -> List[str]:
+    board = p.copy()
+    out: List[str] = []
+    for move in moves:
+        out.append(write(board, move))
+        board.push(move_name(*decode_iccs(move)))
+    return out
+
+
+def to_chinese_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
+    """Write a sequence of ICCS moves played from ``p`` in Chinese notation.
+
+    ``p`` itself is left unchanged.
+    """
+    return _render_list(p, moves, to_chinese)
+
+
+def to_wxf_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
+    """Write a sequence of ICCS moves played from ``p`` in WXF notation.
+
+    ``p`` itself is left unchanged.
+    """
+    return _render_list(p, moves, to_wxf)

@@ -1,0 +1,61 @@
+"""Reading and writing Xiangqi PGN, as exported by XQStudio, ChessDB and xqbase.
+
+A Xiangqi PGN game looks like chess PGN::
+
+    [Game "Chinese Chess"]
+    [Event "National Championship"]
+    [Red "Hu Ronghua"]
+    [Black "Liu Dahua"]
+    [Result "1-0"]
+    [Format "Chinese"]
+
+    1. 炮二平五 马8进7 2. 马二进三 {the main line} 车9平8 ... 1-0
+
+Reading (:func:`read_games`, :func:`iter_games`):
+
+* tags ``[Name "value"]`` are kept in file order in :attr:`Game.headers`
+  (``\\"`` and ``\\\\`` escapes understood); a ``FEN`` tag sets the starting
+  position;
+* movetext may use move numbers (``1.``, ``1...``, attached or not:
+  ``1.h2e2``), moves in ICCS (``h2e2``, ``H2-E2``), WXF (``C2.5``, ``C2=5``,
+  ``H8+7``, ``R+.3``) or Chinese (``炮二平五``, ``马8进7``, traditional
+  characters, full-width digits), whatever the ``Format`` tag says.  Every
+  move is read with :func:`engine.notation.parse_move` against the position
+  replayed so far, and stored as ICCS (``"h2e2"``);
+* ``{comments}`` and ``;`` line comments become :attr:`Game.comments` (the
+  comment after each move) or :attr:`Game.start_comment`; NAGs (``$1``),
+  ``!``/``?`` suffixes and ``%`` escape lines are skipped; variations
+  ``( ... )``, nested or not, are checked for balance and skipped;
+* a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game;
+* bytes are decoded as UTF-8 (with or without BOM) and, failing that, as GBK
+  (through its superset GB18030), unless ``encoding=`` says otherwise.
+
+Anything that cannot be read raises :class:`PgnError`, whose message names the
+file, the game (number and Event), the line, the move number and the token.
+
+Writing (:func:`write_game`, :func:`write_games`) produces the seven-tag
+roster first, then ``FEN``, ``Format`` and the other tags, and movetext
+wrapped at 80 columns in ICCS (``h2e2``), WXF (``C2.5``) or Chinese
+(``炮二平五``).
+
+The modules, one job each: :mod:`.game` (the Game record, results, tags and
+PgnError), :mod:`.source` (paths, bytes, text and files, and the guessing of
+encodings), :mod:`.reader` (tokens, games, movetext) and :mod:`.writer`.
+"""
+
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError
+from .reader import iter_games, read_games
+from .source import PgnSource
+from .writer import NOTATIONS, write_game, write_games
+
+__all__ = [
+    "Game",
+    "PgnError",
+    "RESULTS",
+    "SEVEN_TAG_ROSTER",
+    "NOTATIONS",
+    "read_games",
+    "iter_games",
+    "write_game",
+    "write_games",
+]

@@ -1,0 +1,151 @@
+"""Writing PGN: the tags in roster order, and movetext in ICCS, WXF or Chinese wrapped at 80 columns."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+from typing import Iterable, List, Tuple, Union
+
+from ..errors import IllegalMoveError
+from ..notation import to_chinese, to_wxf
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, push_checked, start_position
+
+#: Accepted values of ``notation`` in :func:`write_game` -> value of the ``Format`` tag.
+NOTATIONS = {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}
+
+_GAME_TAG_VALUE = "Chinese Chess"
+_LINE_WIDTH = 80
+
+
+def _escape_tag(value: str) -> str:
+    value = " ".join(str(value).splitlines())
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment_unit(comment: str) -> str:
+    """``{comment}``; a ``}`` inside would end the comment, so it becomes ``｝``."""
+    return "{" + comment.replace("}", "\uff5d") + "}"
+
+
+def _width(text: str) -> int:
+    """Display width: CJK and full-width characters take two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _wrap(units: Iterable[str], width: int = _LINE_WIDTH) -> List[str]:
+    """Lay out units separated by spaces in lines of at most ``width`` columns.
+
+    A unit is never broken (a long comment may make a longer line); line
+    breaks inside a unit (multi-line comments) are kept.
+    """
+    lines: List[str] = []
+    current = ""
+    for unit in units:
+        first, *rest = unit.split("\n")
+        if current and _width(current) + 1 + _width(first) > width:
+            lines.append(current)
+            current = first
+        else:
+            current = f"{current} {first}" if current else first
+        if rest:
+            lines.append(current)
+            lines.extend(rest[:-1])
+            current = rest[-1]
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _ordered_headers(game: Game, notation: str) -> List[Tuple[str, str]]:
+    """The tags to write, in order: roster, FEN, Format, then the rest as given."""
+    headers = dict(game.headers)
+    headers.setdefault("Game", _GAME_TAG_VALUE)
+    headers["Result"] = game.result
+    headers["Format"] = NOTATIONS[notation]
+    order = list(SEVEN_TAG_ROSTER) + ["FEN", "Format"]
+    out = [(name, headers[name]) for name in order if name in headers]
+    out += [(name, value) for name, value in headers.items() if name not in order]
+    return out
+
+
+def write_game(game: Game, notation: str = "iccs") -> str:
+    """The PGN text of one game, ending with a newline.
+
+    ``notation`` is ``"iccs"`` (``h2e2``), ``"wxf"`` (``C2.5``) or
+    ``"chinese"`` (``炮二平五``); the ``Format`` tag says which.  Tags: the
+    roster ``Game Event Site Date Round Red Black Result`` (those present;
+    ``Game`` defaults to ``"Chinese Chess"`` and ``Result`` is always
+    :attr:`Game.result`), then ``FEN``, ``Format`` and the other tags in their
+    order.  Movetext is wrapped at 80 columns; comments are written in braces
+    (a ``}`` in a comment becomes ``｝``).
+
+    Raises:
+        PgnError: an illegal move or invalid FEN tag, or an unknown result.
+        ValueError: an unknown notation, or more comments than moves.
+    """
+    key = notation.lower()
+    if key not in NOTATIONS:
+        raise ValueError(f"unknown notation {notation!r}: use 'iccs', 'wxf' or 'chinese'")
+    if game.result not in RESULTS:
+        raise PgnError(f"unknown result {game.result!r}: use one of {', '.join(RESULTS)}",
+                       event=game.headers.get("Event"))
+    if len(game.comments) > len(game.moves):
+        raise ValueError(f"{len(game.comments)} comments for {len(game.moves)} moves")
+
+    lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in _ordered_headers(game, key)]
+
+    position = start_position(game)
+    units: List[str] = []
+    if game.start_comment is not None:
+        units.append(_comment_unit(game.start_comment))
+    need_number = True  # a Black move needs "n..." first, and after a comment
+    for index, move in enumerate(game.moves):
+        number, red = position.fullmove_number, position.turn == "red"
+        try:
+            if key == "wxf":
+                text = to_wxf(position, move)
+            elif key == "chinese":
+                text = to_chinese(position, move)
+            else:
+                text = move.lower().replace("-", "")
+        except IllegalMoveError as exc:
+            raise PgnError(str(exc), event=game.headers.get("Event"), move_number=number,
+                           side=str(position.turn), token=move) from None
+        push_checked(position, move, game.headers.get("Event"))
+        if red:
+            units.append(f"{number}. {text}")
+        elif need_number:
+            units.append(f"{number}... {text}")
+        else:
+            units.append(text)
+        comment = game.comments[index] if index < len(game.comments) else None
+        need_number = comment is not None
+        if comment is not None:
+            units.append(_comment_unit(comment))
+    units.append(game.result)
+    return "\n".join(lines) + "\n\n" + "\n".join(_wrap(units)) + "\n"
+
+
+def write_games(path: Union[str, "os.PathLike[str]"], games: Iterable[Game], notation: str = "iccs",
+                encoding: str = "utf-8", append: bool = False) -> int:
+    """Write games to a PGN file, separated by blank lines; return how many.
+
+    ``encoding`` is ``"utf-8"`` by default; ``"gbk"`` (or ``"gb18030"``)
+    writes files for Chinese Windows software.  With ``append=True`` the games
+    are added at the end of an existing file (no byte order mark is repeated).
+    """
+    texts = [write_game(game, notation) for game in games]
+    target = Path(path)
+    prefix = ""
+    codec = encoding
+    if append and target.exists() and target.stat().st_size > 0:
+        if codec.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
+            codec = "utf-8"
+        with open(target, "rb") as existing:
+            existing.seek(max(0, target.stat().st_size - 2))
+            tail = existing.read()
+        prefix = "" if tail.endswith(b"\n\n") else ("\n" if tail.endswith(b"\n") else "\n\n")
+    with open(target, "a" if append else "w", encoding=codec, newline="\n") as out:
+        out.write(prefix + "\n".join(texts))
+    return len(texts)
