@@ -9,6 +9,7 @@ from libc.string cimport memcpy, memset
 include "types.pxi"
 include "tables.pxi"
 include "board.pxi"
+include "attacks.pxi"
 include "movegen.pxi"
 include "chase.pxi"
 include "rules.pxi"
