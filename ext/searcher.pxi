@@ -21,11 +21,6 @@ cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
     memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
 
 
-cdef void forget_moves(Worker* w) noexcept nogil:
-    memset(w.history, 0, sizeof(w.history))
-    memset(w.countermoves, 0, sizeof(w.countermoves))
-
-
 cdef int score_to_mate_moves(int score) noexcept nogil:
     """Moves to mate for a mate score (negative when the side to move is mated), 0 otherwise."""
     if score >= VALUE_MATE_IN_MAX:
@@ -53,7 +48,7 @@ cdef class Searcher:
     cdef int _threads
 
     def __cinit__(self, int hash_mb=16, int threads=1):
-        self.shared.table = NULL
+        self.shared.tt.entries = NULL
         self.main = new_worker(&self.shared)
         self.main.is_main = True
         self.helpers = NULL
@@ -62,7 +57,7 @@ cdef class Searcher:
         self.threads = threads
 
     def __dealloc__(self):
-        free(self.shared.table)
+        tt_free(&self.shared.tt)
         free(self.main)
         self._free_helpers()
 
@@ -75,27 +70,24 @@ cdef class Searcher:
         self.n_helpers = 0
 
     def set_hash(self, int hash_mb):
-        """Resize (and clear) the transposition table: the largest power of two of entries within hash_mb MB."""
-        cdef uint64_t entries = 1
-        if hash_mb < 1:
-            hash_mb = 1
-        while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
-            entries *= 2
-        cdef TTEntry* table = <TTEntry*>malloc(entries * sizeof(TTEntry))
-        if table == NULL:
-            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")  # the old table stays
-        free(self.shared.table)
-        self.shared.table = table
-        self.shared.mask = entries - 1
-        self.clear()
+        """Resize the transposition table (the largest power of two of entries within hash_mb MB) and
+        forget everything learnt, as clear() does."""
+        if not tt_allocate(&self.shared.tt, hash_mb):
+            raise MemoryError(f"cannot allocate a {max(1, hash_mb)} MB hash table")  # the old table stays
+        self._forget_moves()
 
     def clear(self):
         """Forget everything learnt (a new game): the table, killers, history and countermoves."""
-        memset(self.shared.table, 0, (self.shared.mask + 1) * sizeof(TTEntry))
-        memset(self.main.killers, 0, sizeof(self.main.killers))
-        forget_moves(self.main)
+        tt_clear(&self.shared.tt)
+        self._forget_moves()
+
+    cdef void _forget_moves(self):
+        # The helpers' killers are left as they are: a helper only searches beside the main worker,
+        # and its killers are overwritten as soon as it finds cutoffs.
+        clear_killers(&self.main.ordering)
+        forget_history(&self.main.ordering)
         for i in range(self.n_helpers):
-            forget_moves(self.helpers[i])
+            forget_history(&self.helpers[i].ordering)
 
     @property
     def threads(self):
@@ -141,12 +133,7 @@ cdef class Searcher:
 
     def hashfull(self):
         """Per mille of the table's first 1000 slots used by this search."""
-        cdef int i, used = 0
-        cdef int n = 1000 if self.shared.mask + 1 >= 1000 else <int>(self.shared.mask + 1)
-        for i in range(n):
-            if self.shared.table[i].key and self.shared.table[i].generation == self.shared.generation:
-                used += 1
-        return used * 1000 // n
+        return tt_hashfull(&self.shared.tt)
 
     def _helper(self, int index):
         cdef Worker* w = self.helpers[index]
@@ -194,12 +181,12 @@ cdef class Searcher:
         sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
         sh.node_limit = nodes if nodes > 0 else 0
         sh.depth_limit = max_depth
-        sh.generation = (sh.generation + 1) & 255
+        tt_new_search(&sh.tt)
         w.nodes = 0
         w.seldepth = 0
         w.completed_depth = 0
-        memset(w.killers, 0, sizeof(w.killers))
-        age_history(w)
+        clear_killers(&w.ordering)
+        age_history(&w.ordering)
         threads = []
         for k in range(self.n_helpers):
             copy_position(&self.helpers[k].pos, &w.pos)
@@ -308,9 +295,9 @@ cdef class Searcher:
         cdef TTEntry* e
         make_move(p, best)
         update_rule_state(p)
-        e = tt_entry(&self.shared, p.hist[p.ply].key)
+        e = tt_probe(&self.shared.tt, p.hist[p.ply].key)
         reply = None
-        if e.key == p.hist[p.ply].key and e.move:
+        if e != NULL and e.move:
             gen_legal(p, &ml)
             for i in range(ml.count):
                 if ml.moves[i] == e.move:
