@@ -94,30 +94,23 @@ cdef bint has_big_pieces(Pos* p, int side) noexcept nogil:
 cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
     """The rules at a node below the root: the natural limit and repetitions.
 
-    A repetition is final when the earlier occurrence lies inside the search tree (the side that
-    repeats could as well have avoided it), or when the position now occurs for the third time. It is
-    then scored by the rulings: a draw, or a loss for a side committing a forbidden perpetual.
+    A repetition is final when the earlier occurrence lies inside the search tree, or when the position
+    now occurs for the third time (repetition_start). It is then scored by the rulings: a draw, or a
+    loss for a side committing a forbidden perpetual.
     """
     cdef Pos* p = &w.pos
-    cdef State* st = &p.hist[p.ply]
-    cdef int window = st.since_capture if st.since_capture < st.since_null else st.since_null
-    cdef int k, seen = 0, verdict_code, winner
-    if st.rule60 >= NATURAL_LIMIT:
+    cdef int first, winner
+    if p.hist[p.ply].rule60 >= NATURAL_LIMIT:
         score[0] = VALUE_DRAW if has_legal_move(p) else mated_in(ply)
         return True
-    k = p.ply - 4
-    while k >= p.ply - window and k >= 0:
-        if p.hist[k].key == st.key:
-            seen += 1
-            if k > w.root_ply or seen == 2:
-                verdict_code = judge_cycle(p, k, &winner)
-                if verdict_code == REPETITION:
-                    score[0] = VALUE_DRAW
-                else:
-                    score[0] = mate_in(ply) if winner == p.side else mated_in(ply)
-                return True
-        k -= 2
-    return False
+    first = repetition_start(p, w.root_ply)
+    if first < 0:
+        return False
+    if judge_cycle(p, first, &winner) == REPETITION:
+        score[0] = VALUE_DRAW
+    else:
+        score[0] = mate_in(ply) if winner == p.side else mated_in(ply)
+    return True
 
 
 cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
