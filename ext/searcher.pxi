@@ -1,6 +1,7 @@
 # The Python-visible searcher: owns the transposition table and the workers, runs iterative deepening
 # on the calling thread with the GIL released for each iteration, and reports each completed
-# iteration through a callback. The engine facade (engine/engine.py) is its only user.
+# iteration through a callback, both as SearchReport values. The engine facade (engine/server/engine.py)
+# and the bench (engine/server/bench.py) are its users.
 
 import threading as _threading
 
@@ -28,6 +29,53 @@ cdef int score_to_mate_moves(int score) noexcept nogil:
     if score <= -VALUE_MATE_IN_MAX:
         return -((VALUE_MATE + score) // 2)
     return 0
+
+
+# SearchReport's fields, in the order of its constructor (for its repr).
+_SEARCH_REPORT_FIELDS = ("bestmove", "ponder", "score", "depth", "seldepth", "multipv", "nodes", "time_ms",
+                         "nps", "hashfull", "pv")
+
+
+cdef class SearchReport:
+    """What a search found: reported after each completed iteration (once per PV line, through
+    on_info) and returned as its result.
+
+    bestmove: the first move of pv, None when there is no legal move to search. ponder: the expected
+    reply, None if unknown. score: the side to move's score in kernel units: centipawns, or
+    +-(MATE - plies) for a mate (engine.score.Score reads it). depth: the completed iteration.
+    seldepth: the deepest ply the search reached. multipv: the rank of the line (1: the best).
+    nodes, time_ms, nps: all workers' work since the search began. hashfull: per mille of the
+    transposition table used by this search. pv: the principal variation, a tuple of ICCS moves.
+    """
+    cdef readonly str bestmove
+    cdef readonly str ponder
+    cdef readonly int score
+    cdef readonly int depth
+    cdef readonly int seldepth
+    cdef readonly int multipv
+    cdef readonly uint64_t nodes
+    cdef readonly int64_t time_ms
+    cdef readonly int64_t nps
+    cdef readonly int hashfull
+    cdef readonly tuple pv
+
+    def __init__(self, str bestmove, str ponder, int score, int depth, int seldepth, int multipv,
+                 uint64_t nodes, int64_t time_ms, int64_t nps, int hashfull, tuple pv):
+        self.bestmove = bestmove
+        self.ponder = ponder
+        self.score = score
+        self.depth = depth
+        self.seldepth = seldepth
+        self.multipv = multipv
+        self.nodes = nodes
+        self.time_ms = time_ms
+        self.nps = nps
+        self.hashfull = hashfull
+        self.pv = pv
+
+    def __repr__(self):
+        return "SearchReport(%s)" % ", ".join(
+            "%s=%r" % (name, getattr(self, name)) for name in _SEARCH_REPORT_FIELDS)
 
 
 cdef double soft_limit_scale(double instability, int score, int score_before) noexcept nogil:
@@ -146,9 +194,9 @@ cdef class Searcher:
 
         Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
         iteration after it), hard_ms (stop at once); 0 means none. searchmoves limits and banmoves
-        excludes root moves (ICCS). on_info(dict) is called after each completed iteration, once per
-        PV line. Returns a dict: bestmove (None without a legal move), ponder, score, mate, depth, nodes,
-        time_ms, pv.
+        excludes root moves (ICCS). on_info(SearchReport) is called after each completed iteration,
+        once per PV line, best first. Returns a SearchReport of the best line of the last completed
+        iteration (bestmove None when no root move is left to search).
         """
         cdef Worker* w = self.main
         cdef Shared* sh = &self.shared
@@ -171,8 +219,7 @@ cdef class Searcher:
         root_moves = [root.moves[i] for i in range(root.count) if root.moves[i] not in bans]
         start = now_ns()
         if not root_moves:
-            return {"bestmove": None, "ponder": None, "score": mated_in(0), "mate": 0, "depth": 0,
-                    "nodes": 0, "time_ms": 0, "pv": []}
+            return SearchReport(None, None, mated_in(0), 0, 0, 1, 0, 0, 0, 0, ())
         n_lines = max(1, min(multipv, len(root_moves)))
         max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         sh.stop = 0
@@ -240,7 +287,8 @@ cdef class Searcher:
                     total_nodes = self._nodes()
                     elapsed = (now_ns() - start) // 1000000
                     for line in range(n_lines):
-                        on_info(self._info(d, line + 1, lines[line][0], lines[line][1], total_nodes, elapsed))
+                        on_info(self._report(d, line + 1, lines[line][0], lines[line][1], None, total_nodes,
+                                             elapsed))
                 if d > 1 and lines[0][1][0] != best_before:
                     instability += 1.0
                 score = lines[0][0]
@@ -269,12 +317,8 @@ cdef class Searcher:
             lines = [(score, [w.pv[0][k] for k in range(w.pv_len[0])] or [root_moves[0]])]
             w.completed_depth = 1
         score, pv = lines[0]
-        ponder = move_to_iccs(pv[1]) if len(pv) > 1 else self._ponder_from_table(pv[0])
-        mate_moves = score_to_mate_moves(score)
-        return {"bestmove": move_to_iccs(pv[0]), "ponder": ponder, "score": score,
-                "mate": mate_moves if mate_moves else None, "depth": w.completed_depth,
-                "nodes": self._nodes(), "time_ms": (now_ns() - start) // 1000000,
-                "pv": [move_to_iccs(m) for m in pv]}
+        ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
+        return self._report(w.completed_depth, 1, score, pv, ponder, self._nodes(), (now_ns() - start) // 1000000)
 
     cdef uint64_t _nodes(self):
         cdef uint64_t total = self.main.nodes
@@ -282,14 +326,17 @@ cdef class Searcher:
             total += self.helpers[k].nodes
         return total
 
-    def _info(self, int depth, int multipv, int score, list pv, uint64_t nodes, long long elapsed):
-        mate_moves = score_to_mate_moves(score)
-        return {"depth": depth, "seldepth": max(self.main.seldepth, depth), "multipv": multipv,
-                "score": score, "mate": mate_moves if mate_moves else None, "nodes": nodes,
-                "time_ms": elapsed, "nps": nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000,
-                "hashfull": self.hashfull(), "pv": [move_to_iccs(m) for m in pv]}
+    cdef SearchReport _report(self, int depth, int multipv, int score, list pv, str ponder_fallback,
+                              uint64_t nodes, int64_t elapsed):
+        """The report of a line (pv: move codes, not empty). The ponder move is the line's second move,
+        or ponder_fallback when the line has only one."""
+        moves = tuple([move_to_iccs(m) for m in pv])
+        return SearchReport(moves[0], moves[1] if len(moves) > 1 else ponder_fallback, score, depth,
+                            max(self.main.seldepth, depth), multipv, nodes, elapsed,
+                            nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000, self.hashfull(), moves)
 
-    cdef object _ponder_from_table(self, int best):
+    cdef str _ponder_from_table(self, int best):
+        """The table's move for the position after `best` if it is legal there, else None."""
         cdef Pos* p = &self.main.pos
         cdef MoveList ml
         cdef TTEntry* e
