@@ -83,7 +83,8 @@ cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
     return defended
 
 
-cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move, int ply) noexcept nogil:
+cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move,
+                      int ply) noexcept nogil:
     """Give each move of ml its ordering score (see the order at the top of this file)."""
     cdef int i, move, victim, attacker
     cdef int* counter_slot = countermove_slot(o, p)
@@ -119,7 +120,8 @@ cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
     return ml.moves[start]
 
 
-cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move, int* tried, int n_tried) noexcept nogil:
+cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move, int* tried,
+                       int n_tried) noexcept nogil:
     """A quiet move refuted the node: it becomes the killer of this ply and the countermove of the
     previous move, and gains history; the quiet moves tried before it (`tried`) lose as much."""
     cdef int i

@@ -130,8 +130,8 @@ cdef class Searcher:
         self._forget_moves()
 
     cdef void _forget_moves(self):
-        # The helpers' killers are left as they are: a helper only searches beside the main worker,
-        # and its killers are overwritten as soon as it finds cutoffs.
+        # Only the main worker's killers are cleared: a helper's killers only steer its own move
+        # order, and its first cutoffs replace them.
         clear_killers(&self.main.ordering)
         forget_history(&self.main.ordering)
         for i in range(self.n_helpers):
@@ -318,7 +318,8 @@ cdef class Searcher:
             w.completed_depth = 1
         score, pv = lines[0]
         ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
-        return self._report(w.completed_depth, 1, score, pv, ponder, self._nodes(), (now_ns() - start) // 1000000)
+        return self._report(w.completed_depth, 1, score, pv, ponder, self._nodes(),
+                            (now_ns() - start) // 1000000)
 
     cdef uint64_t _nodes(self):
         cdef uint64_t total = self.main.nodes

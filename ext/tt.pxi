@@ -75,7 +75,8 @@ cdef inline TTEntry* tt_probe(TranspositionTable* tt, uint64_t key) noexcept nog
     return e if e.key == key else NULL
 
 
-cdef void tt_store(TranspositionTable* tt, uint64_t key, int score, int move, int depth, int bound) noexcept nogil:
+cdef void tt_store(TranspositionTable* tt, uint64_t key, int score, int move, int depth,
+                   int bound) noexcept nogil:
     """Replace the slot unless it holds a deeper result for the same position from this search. A
     result without a move keeps the move already stored for the position."""
     cdef TTEntry* e = &tt.entries[key & tt.mask]
