@@ -1,18 +1,24 @@
 # cython: language_level=3
-"""The jiangjun kernel: board, move generation, perft and the rules of Xiangqi, in C-level Cython.
+"""The jiangjun kernel: board, move generation, perft, the rules of Xiangqi, evaluation and search, in
+C-level Cython.
 
 Everything below the Python wrapper (api.pxi) is `noexcept nogil`: C structs and integer moves only.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
+# One file per concept. The C-level code of each comes after the files it uses; the Python-visible
+# classes (api.pxi, searcher.pxi) come last.
 include "types.pxi"
 include "tables.pxi"
 include "board.pxi"
+include "attacks.pxi"
 include "movegen.pxi"
 include "chase.pxi"
 include "rules.pxi"
 include "eval.pxi"
+include "tt.pxi"
+include "movepick.pxi"
 include "search.pxi"
 include "api.pxi"
 include "searcher.pxi"

@@ -1,4 +1,4 @@
-# Board state: setting up, make/unmake, null move, Zobrist keys, and the attack test on a general.
+# Board state: setting up, make/unmake, null move and Zobrist keys.
 
 
 cdef void clear_pos(Pos* p) noexcept nogil:
@@ -97,49 +97,3 @@ cdef void make_null_move(Pos* p) noexcept nogil:
 cdef void unmake_null_move(Pos* p) noexcept nogil:
     p.ply -= 1
     p.side ^= 1
-
-
-cdef inline bint is_enemy_type(Pos* p, int sq, int enemy_tag, int ptype) noexcept nogil:
-    cdef int piece = p.board[sq]
-    return (piece & enemy_tag) != 0 and PIECE_TYPE[piece] == ptype
-
-
-cdef bint king_attacked(Pos* p, int side) noexcept nogil:
-    """Whether the general of `side` is attacked by the other side (its pieces could capture it),
-    the flying-general rule included: the enemy general attacks along an open file like a chariot."""
-    cdef int king_sq = p.square[side_tag(side)]
-    cdef int enemy = side_tag(side ^ 1)
-    cdef int i, d, leg, sq, piece, screens
-    # Horses. A horse at king + (dx, 2dy) or (2dx, dy) is hobbled exactly when the king's diagonal
-    # neighbour (dx, dy) is occupied, so one leg test covers two horse squares.
-    for i in range(4):
-        d = DIAGONAL[i]
-        leg = king_sq + d
-        if p.board[leg] == 0:
-            if (is_enemy_type(p, leg + DIAGONAL_DX[i], enemy, HORSE)
-                    or is_enemy_type(p, leg + DIAGONAL_DY[i], enemy, HORSE)):
-                return True
-    # Soldiers: in front of the general (from the enemy's point of view) or beside it. A soldier that
-    # stands beside a general has always crossed the river, so the sideways test needs no extra check.
-    if is_enemy_type(p, king_sq + (16 if side == RED else -16), enemy, PAWN):
-        return True
-    if is_enemy_type(p, king_sq + 1, enemy, PAWN) or is_enemy_type(p, king_sq - 1, enemy, PAWN):
-        return True
-    # Lines: the first piece met may be a chariot (or the enemy general on the file); the second a cannon.
-    for i in range(4):
-        d = ORTHOGONAL[i]
-        sq = king_sq + d
-        while IN_BOARD[sq] and p.board[sq] == 0:
-            sq += d
-        if not IN_BOARD[sq]:
-            continue
-        piece = p.board[sq]
-        if piece & enemy:
-            if PIECE_TYPE[piece] == ROOK or (PIECE_TYPE[piece] == KING and (d == 16 or d == -16)):
-                return True
-        sq += d
-        while IN_BOARD[sq] and p.board[sq] == 0:
-            sq += d
-        if IN_BOARD[sq] and is_enemy_type(p, sq, enemy, CANNON):
-            return True
-    return False

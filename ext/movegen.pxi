@@ -101,10 +101,6 @@ cdef void gen_pseudo(Pos* p, MoveList* ml, bint captures_only) noexcept nogil:
             gen_piece_moves(p, piece, ml, captures_only)
 
 
-cdef inline bint same_line(int a, int b) noexcept nogil:
-    return ((a ^ b) & 0xF0) == 0 or ((a ^ b) & 0x0F) == 0
-
-
 cdef bint leaves_king_safe(Pos* p, int move) noexcept nogil:
     """Play the move on the board only, test the mover's general, and take it back."""
     cdef int from_sq = move_from(move)

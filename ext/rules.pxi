@@ -43,17 +43,23 @@ cdef inline int side_at(Pos* p, int k) noexcept nogil:
     return p.side if ((p.ply - k) & 1) == 0 else p.side ^ 1
 
 
-cdef int find_third_occurrence(Pos* p) noexcept nogil:
-    """The index of the first of three occurrences of the current position (same side to move) within
-    the window since the last capture or null move, or -1 when it has occurred fewer than three times."""
+cdef inline int repetition_start(Pos* p, int tree_root) noexcept nogil:
+    """Where a repetition of the current position that the rules must judge begins: the index of the
+    earlier occurrence to rule from (judge_cycle), or -1 when there is none.
+
+    Occurrences count within the repetition window (since the last capture or null move) and with the
+    same side to move. A repetition is final at the third occurrence, and the first of the three is
+    returned; inside a search tree it is final at the second already, when the earlier occurrence lies
+    after hist[tree_root] (the side that repeats could as well have avoided it). The game's verdict
+    passes tree_root = p.ply: no tree, so only a third occurrence counts.
+    """
     cdef State* st = &p.hist[p.ply]
     cdef int window = st.since_capture if st.since_capture < st.since_null else st.since_null
-    cdef int k, seen = 0
-    k = p.ply - 4
+    cdef int k = p.ply - 4, seen = 0
     while k >= p.ply - window and k >= 0:
         if p.hist[k].key == st.key:
             seen += 1
-            if seen == 2:
+            if k > tree_root or seen == 2:
                 return k
         k -= 2
     return -1
@@ -114,7 +120,7 @@ cdef int verdict(Pos* p, int* winner) noexcept nogil:
     if not has_legal_move(p):
         winner[0] = p.side ^ 1
         return CHECKMATE if king_attacked(p, p.side) else STALEMATE
-    first = find_third_occurrence(p)
+    first = repetition_start(p, p.ply)
     if first >= 0:
         return judge_cycle(p, first, winner)
     if p.hist[p.ply].rule60 >= NATURAL_LIMIT:

@@ -1,7 +1,8 @@
 # The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
-# a shared transposition table, quiescence, null move, late move reductions, check extension, killers
-# and history, mate distance pruning, and the rules (repetition rulings, the natural limit) applied at
-# every node. Several workers may search the same root at once, sharing the table (Lazy SMP).
+# quiescence, null move, late move reductions, check extension, mate distance pruning, and the rules
+# (repetition rulings, the natural limit) applied at every node. Several workers may search the same
+# root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its moves with its own
+# killers and history (movepick.pxi).
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.math cimport log
@@ -15,33 +16,12 @@ cdef extern from *:
     void jj_store_int(int* p, int v) nogil
 
 cdef enum:
-    MAX_PLY = 120
-    VALUE_MATE = 30000
-    VALUE_INF = 31000
-    VALUE_MATE_IN_MAX = VALUE_MATE - MAX_PLY
-    VALUE_DRAW = 0
-    BOUND_LOWER = 1
-    BOUND_UPPER = 2
-    BOUND_EXACT = 3
-    MAX_ROOT_FILTER = 256
-    HISTORY_MAX = 16384
-    MAX_QUIETS = 64
-
-
-cdef struct TTEntry:
-    uint64_t key
-    int16_t score
-    uint16_t move
-    int8_t depth
-    uint8_t bound
-    uint8_t generation
-    uint8_t pad
+    MAX_ROOT_FILTER = 256    # root moves a search can be limited to, or told to leave out
+    MAX_QUIETS = 64          # quiet moves of a node remembered for the history malus
 
 
 cdef struct Shared:
-    TTEntry* table
-    uint64_t mask            # entries - 1 (a power of two)
-    uint8_t generation
+    TranspositionTable tt
     int stop                 # set to end the search (read with jj_load_int)
     int64_t soft_ns          # absolute deadlines (0: none); the soft one is checked between iterations
     int64_t hard_ns
@@ -57,9 +37,7 @@ cdef struct Worker:
     int root_ply
     uint64_t nodes
     int seldepth
-    int killers[MAX_PLY + 2][2]
-    int history[14][BOARD_SIZE]          # quiet move success, kept within +-HISTORY_MAX
-    int countermoves[14][BOARD_SIZE]     # the refutation of the previous move (by its piece and square)
+    OrderingTables ordering
     int static_evals[MAX_PLY + 2]
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
@@ -73,8 +51,6 @@ cdef struct Worker:
 
 
 cdef int LMR_TABLE[64][64]
-cdef int MVV_VALUE[7]
-MVV_VALUE[:] = [50, 2, 2, 4, 9, 5, 1]
 
 
 cdef void init_search() noexcept nogil:
@@ -88,50 +64,6 @@ cdef inline int64_t now_ns() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return <int64_t>ts.tv_sec * 1000000000 + ts.tv_nsec
-
-
-cdef inline int mate_in(int ply) noexcept nogil:
-    return VALUE_MATE - ply
-
-
-cdef inline int mated_in(int ply) noexcept nogil:
-    return -VALUE_MATE + ply
-
-
-cdef inline int score_to_tt(int score, int ply) noexcept nogil:
-    """Mate scores are stored relative to the node, not the root."""
-    if score >= VALUE_MATE_IN_MAX:
-        return score + ply
-    if score <= -VALUE_MATE_IN_MAX:
-        return score - ply
-    return score
-
-
-cdef inline int score_from_tt(int score, int ply) noexcept nogil:
-    if score >= VALUE_MATE_IN_MAX:
-        return score - ply
-    if score <= -VALUE_MATE_IN_MAX:
-        return score + ply
-    return score
-
-
-cdef inline TTEntry* tt_entry(Shared* sh, uint64_t key) noexcept nogil:
-    return &sh.table[key & sh.mask]
-
-
-cdef void tt_store(Shared* sh, uint64_t key, int score, int move, int depth, int bound) noexcept nogil:
-    """Replace the slot unless it holds a deeper result for the same position from this search."""
-    cdef TTEntry* e = tt_entry(sh, key)
-    if e.key == key and e.generation == sh.generation and e.depth > depth and bound != BOUND_EXACT:
-        return
-    if move == 0 and e.key == key:
-        move = e.move
-    e.key = key
-    e.score = score
-    e.move = move
-    e.depth = depth
-    e.bound = bound
-    e.generation = sh.generation
 
 
 cdef inline bint stopped(Worker* w) noexcept nogil:
@@ -162,109 +94,23 @@ cdef bint has_big_pieces(Pos* p, int side) noexcept nogil:
 cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
     """The rules at a node below the root: the natural limit and repetitions.
 
-    A repetition is final when the earlier occurrence lies inside the search tree (the side that
-    repeats could as well have avoided it), or when the position now occurs for the third time. It is
-    then scored by the rulings: a draw, or a loss for a side committing a forbidden perpetual.
+    A repetition is final when the earlier occurrence lies inside the search tree, or when the position
+    now occurs for the third time (repetition_start). It is then scored by the rulings: a draw, or a
+    loss for a side committing a forbidden perpetual.
     """
     cdef Pos* p = &w.pos
-    cdef State* st = &p.hist[p.ply]
-    cdef int window = st.since_capture if st.since_capture < st.since_null else st.since_null
-    cdef int k, seen = 0, verdict_code, winner
-    if st.rule60 >= NATURAL_LIMIT:
+    cdef int first, winner
+    if p.hist[p.ply].rule60 >= NATURAL_LIMIT:
         score[0] = VALUE_DRAW if has_legal_move(p) else mated_in(ply)
         return True
-    k = p.ply - 4
-    while k >= p.ply - window and k >= 0:
-        if p.hist[k].key == st.key:
-            seen += 1
-            if k > w.root_ply or seen == 2:
-                verdict_code = judge_cycle(p, k, &winner)
-                if verdict_code == REPETITION:
-                    score[0] = VALUE_DRAW
-                else:
-                    score[0] = mate_in(ply) if winner == p.side else mated_in(ply)
-                return True
-        k -= 2
-    return False
-
-
-cdef void age_history(Worker* w) noexcept nogil:
-    cdef int t, sq
-    for t in range(14):
-        for sq in range(BOARD_SIZE):
-            w.history[t][sq] //= 2
-
-
-cdef inline void update_history(int* entry, int bonus) noexcept nogil:
-    """Move a history entry towards +-HISTORY_MAX by `bonus`; the closer it is, the smaller the step."""
-    entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
-
-
-cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
-    """A capture that likely loses material: the capturing piece is worth more than its victim and the
-    opponent can take back on the square. A cheap stand-in for a static exchange evaluation."""
-    cdef int from_sq = move_from(move)
-    cdef int to_sq = move_to(move)
-    cdef int piece = p.board[from_sq]
-    cdef int victim = p.board[to_sq]
-    cdef bint defended
-    if MVV_VALUE[PIECE_TYPE[victim]] >= MVV_VALUE[PIECE_TYPE[piece]]:
+    first = repetition_start(p, w.root_ply)
+    if first < 0:
         return False
-    p.board[to_sq] = piece
-    p.board[from_sq] = 0
-    p.square[piece] = to_sq
-    p.square[victim] = 0
-    defended = attackers_of(p, to_sq, piece_side(piece) ^ 1) != 0
-    p.square[victim] = to_sq
-    p.square[piece] = from_sq
-    p.board[from_sq] = piece
-    p.board[to_sq] = victim
-    return defended
-
-
-cdef int countermove_of(Worker* w) noexcept nogil:
-    cdef Pos* p = &w.pos
-    cdef int previous = p.hist[p.ply - 1].move if p.ply > 0 else 0
-    if previous == 0:
-        return 0
-    return w.countermoves[zobrist_index(p.board[move_to(previous)])][move_to(previous)]
-
-
-cdef void score_moves(Worker* w, MoveList* ml, int* scores, int tt_move, int ply) noexcept nogil:
-    """Order: the table move, good captures (most valuable victim, least valuable attacker), killers,
-    the countermove, quiet moves by history, bad captures last."""
-    cdef Pos* p = &w.pos
-    cdef int i, move, victim, attacker
-    cdef int counter = countermove_of(w)
-    for i in range(ml.count):
-        move = ml.moves[i]
-        victim = p.board[move_to(move)]
-        if move == tt_move:
-            scores[i] = 1 << 30
-        elif victim:
-            attacker = p.board[move_from(move)]
-            scores[i] = MVV_VALUE[PIECE_TYPE[victim]] * 64 - MVV_VALUE[PIECE_TYPE[attacker]]
-            scores[i] += -(1 << 28) if is_bad_capture(p, move) else (1 << 28)
-        elif move == w.killers[ply][0]:
-            scores[i] = (1 << 27) + 2
-        elif move == w.killers[ply][1]:
-            scores[i] = (1 << 27) + 1
-        elif move == counter:
-            scores[i] = 1 << 27
-        else:
-            scores[i] = w.history[zobrist_index(p.board[move_from(move)])][move_to(move)]
-
-
-cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
-    """Move the best-scored remaining move to `start` and return it."""
-    cdef int best = start, i, tmp
-    for i in range(start + 1, ml.count):
-        if scores[i] > scores[best]:
-            best = i
-    if best != start:
-        tmp = ml.moves[start]; ml.moves[start] = ml.moves[best]; ml.moves[best] = tmp
-        tmp = scores[start]; scores[start] = scores[best]; scores[best] = tmp
-    return ml.moves[start]
+    if judge_cycle(p, first, &winner) == REPETITION:
+        score[0] = VALUE_DRAW
+    else:
+        score[0] = mate_in(ply) if winner == p.side else mated_in(ply)
+    return True
 
 
 cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
@@ -302,8 +148,8 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     if ply >= MAX_PLY:
         return evaluate(p)
     # The table: any stored result is at least as deep as quiescence.
-    tte = tt_entry(w.shared, p.hist[p.ply].key)
-    if tte.key == p.hist[p.ply].key:
+    tte = tt_probe(&w.shared.tt, p.hist[p.ply].key)
+    if tte != NULL:
         tt_move = tte.move
         score = score_from_tt(tte.score, ply)
         if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
@@ -323,7 +169,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         if best > alpha:
             alpha = best
         gen_legal_captures(p, &ml)
-    score_moves(w, &ml, scores, tt_move, ply)
+    score_moves(&w.ordering, p, &ml, scores, tt_move, ply)
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         if not in_check and scores[i] < 0:
@@ -352,7 +198,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef bint pv_node = beta - alpha > 1
     cdef bint in_check, gives_check, is_capture, improving
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
-    cdef int n_quiets = 0, bonus, previous, zi
+    cdef int n_quiets = 0
     cdef int original_alpha = alpha
     cdef uint64_t key
     cdef TTEntry* tte
@@ -385,8 +231,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
 
     # Step 4. Transposition table.
     key = p.hist[p.ply].key
-    tte = tt_entry(w.shared, key)
-    if tte.key == key:
+    tte = tt_probe(&w.shared.tt, key)
+    if tte != NULL:
         tt_move = tte.move
         if ply > 0 and not pv_node and tte.depth >= depth:
             score = score_from_tt(tte.score, ply)
@@ -429,7 +275,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         filter_root(w, &ml)
     if ml.count == 0:
         return mated_in(ply)
-    score_moves(w, &ml, scores, tt_move, ply)
+    score_moves(&w.ordering, p, &ml, scores, tt_move, ply)
 
     # Step 7. The move loop.
     best = -VALUE_INF
@@ -437,7 +283,6 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         is_capture = p.board[move_to(move)] != 0
-        zi = zobrist_index(p.board[move_from(move)])
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
@@ -464,7 +309,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             # position is not improving), then a null-window search, re-searched on success.
             reduction = 0
             if depth >= 3 and searched >= 3 and not is_capture and not in_check and not gives_check \
-                    and scores[i] < (1 << 27):
+                    and scores[i] < SCORE_KILLER:
                 reduction = LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
                 if pv_node:
                     reduction -= 1
@@ -504,20 +349,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # Step 8. A quiet move that refuted the node becomes a killer and countermove and gains history;
     # the quiet moves tried before it lose history.
     if best >= beta and best_move and p.board[move_to(best_move)] == 0:
-        if w.killers[ply][0] != best_move:
-            w.killers[ply][1] = w.killers[ply][0]
-            w.killers[ply][0] = best_move
-        previous = p.hist[p.ply - 1].move if p.ply > 0 else 0
-        if previous:
-            w.countermoves[zobrist_index(p.board[move_to(previous)])][move_to(previous)] = best_move
-        bonus = depth * depth + 2 * depth if depth < 17 else 320
-        update_history(&w.history[zobrist_index(p.board[move_from(best_move)])][move_to(best_move)], bonus * 32)
-        for i in range(n_quiets):
-            update_history(&w.history[zobrist_index(p.board[move_from(quiets[i])])][move_to(quiets[i])],
-                           -bonus * 32)
+        reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets)
 
     # Step 9. Store the result.
-    tt_store(w.shared, key, score_to_tt(best, ply), best_move,
+    tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move,
              depth, BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best
 

@@ -1,6 +1,7 @@
 # The Python-visible searcher: owns the transposition table and the workers, runs iterative deepening
 # on the calling thread with the GIL released for each iteration, and reports each completed
-# iteration through a callback. The engine facade (engine/engine.py) is its only user.
+# iteration through a callback, both as SearchReport values. The engine facade (engine/server/engine.py)
+# and the bench (engine/server/bench.py) are its users.
 
 import threading as _threading
 
@@ -21,11 +22,6 @@ cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
     memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
 
 
-cdef void forget_moves(Worker* w) noexcept nogil:
-    memset(w.history, 0, sizeof(w.history))
-    memset(w.countermoves, 0, sizeof(w.countermoves))
-
-
 cdef int score_to_mate_moves(int score) noexcept nogil:
     """Moves to mate for a mate score (negative when the side to move is mated), 0 otherwise."""
     if score >= VALUE_MATE_IN_MAX:
@@ -33,6 +29,53 @@ cdef int score_to_mate_moves(int score) noexcept nogil:
     if score <= -VALUE_MATE_IN_MAX:
         return -((VALUE_MATE + score) // 2)
     return 0
+
+
+# SearchReport's fields, in the order of its constructor (for its repr).
+_SEARCH_REPORT_FIELDS = ("bestmove", "ponder", "score", "depth", "seldepth", "multipv", "nodes", "time_ms",
+                         "nps", "hashfull", "pv")
+
+
+cdef class SearchReport:
+    """What a search found: reported after each completed iteration (once per PV line, through
+    on_info) and returned as its result.
+
+    bestmove: the first move of pv, None when there is no legal move to search. ponder: the expected
+    reply, None if unknown. score: the side to move's score in kernel units: centipawns, or
+    +-(MATE - plies) for a mate (engine.score.Score reads it). depth: the completed iteration.
+    seldepth: the deepest ply the search reached. multipv: the rank of the line (1: the best).
+    nodes, time_ms, nps: all workers' work since the search began. hashfull: per mille of the
+    transposition table used by this search. pv: the principal variation, a tuple of ICCS moves.
+    """
+    cdef readonly str bestmove
+    cdef readonly str ponder
+    cdef readonly int score
+    cdef readonly int depth
+    cdef readonly int seldepth
+    cdef readonly int multipv
+    cdef readonly uint64_t nodes
+    cdef readonly int64_t time_ms
+    cdef readonly int64_t nps
+    cdef readonly int hashfull
+    cdef readonly tuple pv
+
+    def __init__(self, str bestmove, str ponder, int score, int depth, int seldepth, int multipv,
+                 uint64_t nodes, int64_t time_ms, int64_t nps, int hashfull, tuple pv):
+        self.bestmove = bestmove
+        self.ponder = ponder
+        self.score = score
+        self.depth = depth
+        self.seldepth = seldepth
+        self.multipv = multipv
+        self.nodes = nodes
+        self.time_ms = time_ms
+        self.nps = nps
+        self.hashfull = hashfull
+        self.pv = pv
+
+    def __repr__(self):
+        return "SearchReport(%s)" % ", ".join(
+            "%s=%r" % (name, getattr(self, name)) for name in _SEARCH_REPORT_FIELDS)
 
 
 cdef double soft_limit_scale(double instability, int score, int score_before) noexcept nogil:
@@ -53,7 +96,7 @@ cdef class Searcher:
     cdef int _threads
 
     def __cinit__(self, int hash_mb=16, int threads=1):
-        self.shared.table = NULL
+        self.shared.tt.entries = NULL
         self.main = new_worker(&self.shared)
         self.main.is_main = True
         self.helpers = NULL
@@ -62,7 +105,7 @@ cdef class Searcher:
         self.threads = threads
 
     def __dealloc__(self):
-        free(self.shared.table)
+        tt_free(&self.shared.tt)
         free(self.main)
         self._free_helpers()
 
@@ -75,27 +118,24 @@ cdef class Searcher:
         self.n_helpers = 0
 
     def set_hash(self, int hash_mb):
-        """Resize (and clear) the transposition table: the largest power of two of entries within hash_mb MB."""
-        cdef uint64_t entries = 1
-        if hash_mb < 1:
-            hash_mb = 1
-        while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
-            entries *= 2
-        cdef TTEntry* table = <TTEntry*>malloc(entries * sizeof(TTEntry))
-        if table == NULL:
-            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")  # the old table stays
-        free(self.shared.table)
-        self.shared.table = table
-        self.shared.mask = entries - 1
-        self.clear()
+        """Resize the transposition table (the largest power of two of entries within hash_mb MB) and
+        forget everything learnt, as clear() does."""
+        if not tt_allocate(&self.shared.tt, hash_mb):
+            raise MemoryError(f"cannot allocate a {max(1, hash_mb)} MB hash table")  # the old table stays
+        self._forget_moves()
 
     def clear(self):
         """Forget everything learnt (a new game): the table, killers, history and countermoves."""
-        memset(self.shared.table, 0, (self.shared.mask + 1) * sizeof(TTEntry))
-        memset(self.main.killers, 0, sizeof(self.main.killers))
-        forget_moves(self.main)
+        tt_clear(&self.shared.tt)
+        self._forget_moves()
+
+    cdef void _forget_moves(self):
+        # Only the main worker's killers are cleared: a helper's killers only steer its own move
+        # order, and its first cutoffs replace them.
+        clear_killers(&self.main.ordering)
+        forget_history(&self.main.ordering)
         for i in range(self.n_helpers):
-            forget_moves(self.helpers[i])
+            forget_history(&self.helpers[i].ordering)
 
     @property
     def threads(self):
@@ -141,12 +181,7 @@ cdef class Searcher:
 
     def hashfull(self):
         """Per mille of the table's first 1000 slots used by this search."""
-        cdef int i, used = 0
-        cdef int n = 1000 if self.shared.mask + 1 >= 1000 else <int>(self.shared.mask + 1)
-        for i in range(n):
-            if self.shared.table[i].key and self.shared.table[i].generation == self.shared.generation:
-                used += 1
-        return used * 1000 // n
+        return tt_hashfull(&self.shared.tt)
 
     def _helper(self, int index):
         cdef Worker* w = self.helpers[index]
@@ -159,9 +194,9 @@ cdef class Searcher:
 
         Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
         iteration after it), hard_ms (stop at once); 0 means none. searchmoves limits and banmoves
-        excludes root moves (ICCS). on_info(dict) is called after each completed iteration, once per
-        PV line. Returns a dict: bestmove (None without a legal move), ponder, score, mate, depth, nodes,
-        time_ms, pv.
+        excludes root moves (ICCS). on_info(SearchReport) is called after each completed iteration,
+        once per PV line, best first. Returns a SearchReport of the best line of the last completed
+        iteration (bestmove None when no root move is left to search).
         """
         cdef Worker* w = self.main
         cdef Shared* sh = &self.shared
@@ -184,8 +219,7 @@ cdef class Searcher:
         root_moves = [root.moves[i] for i in range(root.count) if root.moves[i] not in bans]
         start = now_ns()
         if not root_moves:
-            return {"bestmove": None, "ponder": None, "score": mated_in(0), "mate": 0, "depth": 0,
-                    "nodes": 0, "time_ms": 0, "pv": []}
+            return SearchReport(None, None, mated_in(0), 0, 0, 1, 0, 0, 0, 0, ())
         n_lines = max(1, min(multipv, len(root_moves)))
         max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         sh.stop = 0
@@ -194,12 +228,12 @@ cdef class Searcher:
         sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
         sh.node_limit = nodes if nodes > 0 else 0
         sh.depth_limit = max_depth
-        sh.generation = (sh.generation + 1) & 255
+        tt_new_search(&sh.tt)
         w.nodes = 0
         w.seldepth = 0
         w.completed_depth = 0
-        memset(w.killers, 0, sizeof(w.killers))
-        age_history(w)
+        clear_killers(&w.ordering)
+        age_history(&w.ordering)
         threads = []
         for k in range(self.n_helpers):
             copy_position(&self.helpers[k].pos, &w.pos)
@@ -253,7 +287,8 @@ cdef class Searcher:
                     total_nodes = self._nodes()
                     elapsed = (now_ns() - start) // 1000000
                     for line in range(n_lines):
-                        on_info(self._info(d, line + 1, lines[line][0], lines[line][1], total_nodes, elapsed))
+                        on_info(self._report(d, line + 1, lines[line][0], lines[line][1], None, total_nodes,
+                                             elapsed))
                 if d > 1 and lines[0][1][0] != best_before:
                     instability += 1.0
                 score = lines[0][0]
@@ -282,12 +317,9 @@ cdef class Searcher:
             lines = [(score, [w.pv[0][k] for k in range(w.pv_len[0])] or [root_moves[0]])]
             w.completed_depth = 1
         score, pv = lines[0]
-        ponder = move_to_iccs(pv[1]) if len(pv) > 1 else self._ponder_from_table(pv[0])
-        mate_moves = score_to_mate_moves(score)
-        return {"bestmove": move_to_iccs(pv[0]), "ponder": ponder, "score": score,
-                "mate": mate_moves if mate_moves else None, "depth": w.completed_depth,
-                "nodes": self._nodes(), "time_ms": (now_ns() - start) // 1000000,
-                "pv": [move_to_iccs(m) for m in pv]}
+        ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
+        return self._report(w.completed_depth, 1, score, pv, ponder, self._nodes(),
+                            (now_ns() - start) // 1000000)
 
     cdef uint64_t _nodes(self):
         cdef uint64_t total = self.main.nodes
@@ -295,22 +327,25 @@ cdef class Searcher:
             total += self.helpers[k].nodes
         return total
 
-    def _info(self, int depth, int multipv, int score, list pv, uint64_t nodes, long long elapsed):
-        mate_moves = score_to_mate_moves(score)
-        return {"depth": depth, "seldepth": max(self.main.seldepth, depth), "multipv": multipv,
-                "score": score, "mate": mate_moves if mate_moves else None, "nodes": nodes,
-                "time_ms": elapsed, "nps": nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000,
-                "hashfull": self.hashfull(), "pv": [move_to_iccs(m) for m in pv]}
+    cdef SearchReport _report(self, int depth, int multipv, int score, list pv, str ponder_fallback,
+                              uint64_t nodes, int64_t elapsed):
+        """The report of a line (pv: move codes, not empty). The ponder move is the line's second move,
+        or ponder_fallback when the line has only one."""
+        moves = tuple([move_to_iccs(m) for m in pv])
+        return SearchReport(moves[0], moves[1] if len(moves) > 1 else ponder_fallback, score, depth,
+                            max(self.main.seldepth, depth), multipv, nodes, elapsed,
+                            nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000, self.hashfull(), moves)
 
-    cdef object _ponder_from_table(self, int best):
+    cdef str _ponder_from_table(self, int best):
+        """The table's move for the position after `best` if it is legal there, else None."""
         cdef Pos* p = &self.main.pos
         cdef MoveList ml
         cdef TTEntry* e
         make_move(p, best)
         update_rule_state(p)
-        e = tt_entry(&self.shared, p.hist[p.ply].key)
+        e = tt_probe(&self.shared.tt, p.hist[p.ply].key)
         reply = None
-        if e.key == p.hist[p.ply].key and e.move:
+        if e != NULL and e.move:
             gen_legal(p, &ml)
             for i in range(ml.count):
                 if ml.moves[i] == e.move:

@@ -35,6 +35,14 @@ cdef enum:
     NATURAL_LIMIT = 120      # plies without capture that draw the game (60 moves)
     COUNTED_CHECKS = 10      # checks per side that still count toward the natural limit
 
+    # Scores, in centipawns from the side to move's point of view. A side mated p plies from the root
+    # scores -(VALUE_MATE - p), so every score beyond +-VALUE_MATE_IN_MAX is a mate within MAX_PLY.
+    MAX_PLY = 120            # the deepest the search goes below its root
+    VALUE_MATE = 30000
+    VALUE_INF = 31000
+    VALUE_MATE_IN_MAX = VALUE_MATE - MAX_PLY
+    VALUE_DRAW = 0
+
 
 # The outcome of a position as judged by the rules (see rules.pxi).
 cdef enum Verdict:
@@ -102,3 +110,13 @@ cdef inline int file_of(int sq) noexcept nogil:
 
 cdef inline int rank_of(int sq) noexcept nogil:
     return (sq >> 4) - 3
+
+
+cdef inline int mate_in(int ply) noexcept nogil:
+    """The score of mating the opponent `ply` plies from the root."""
+    return VALUE_MATE - ply
+
+
+cdef inline int mated_in(int ply) noexcept nogil:
+    """The score of being mated `ply` plies from the root."""
+    return -VALUE_MATE + ply

@@ -67,10 +67,10 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
         start = time.perf_counter()
         found = searcher.search(position.kernel_board, depth=depth)
         seconds = time.perf_counter() - start
-        total_nodes += found["nodes"]
+        total_nodes += found.nodes
         total_seconds += seconds
-        entry = {"fen": fen, "bestmove": found["bestmove"], "score": found["score"], "depth": found["depth"],
-                 "nodes": found["nodes"], "time_ms": seconds * 1000}
+        entry = {"fen": fen, "bestmove": found.bestmove, "score": found.score, "depth": found.depth,
+                 "nodes": found.nodes, "time_ms": seconds * 1000}
         results.append(entry)
         if verbose:
             print(f"Position {index}/{len(fens)}: {fen}", file=out)

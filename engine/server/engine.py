@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from .._core import Searcher
+from .._core import SearchReport, Searcher
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..position import Color, Position, normalize_move
@@ -343,7 +343,7 @@ class Engine:
             spent = int((time.monotonic() - job.go_time) * 1000)
             soft, hard = max(1, soft - spent) if soft else 0, max(1, hard - spent) if hard else 0
 
-        def report(info: dict) -> None:
+        def report(info: SearchReport) -> None:
             with job.lock:
                 if not job.started:
                     job.started = True
@@ -358,7 +358,7 @@ class Engine:
             except Exception:  # a failing writer must not abort the search
                 pass
 
-        raw = self._searcher.search(
+        found = self._searcher.search(
             position.kernel_board,
             depth=min(limits.depth or 0, _MAX_DEPTH),
             nodes=min(limits.nodes or 0, _MAX_NODES),
@@ -369,19 +369,19 @@ class Engine:
             banmoves=banmoves,
             on_info=report,
         )
-        if raw["bestmove"] is None:
+        if found.bestmove is None:
             return SearchResult(None, score=Score.mated(), note="no legal move that is not banned")
         return SearchResult(
-            bestmove=raw["bestmove"], ponder=raw["ponder"], score=Score(raw["score"]),
-            depth=raw["depth"], nodes=raw["nodes"], time_ms=raw["time_ms"], pv=tuple(raw["pv"]),
+            bestmove=found.bestmove, ponder=found.ponder, score=Score(found.score),
+            depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=found.pv,
         )
 
 
-def _info(raw: dict) -> SearchInfo:
+def _info(report: SearchReport) -> SearchInfo:
     return SearchInfo(
-        depth=raw["depth"], seldepth=raw["seldepth"], multipv=raw["multipv"], score=Score(raw["score"]),
-        nodes=raw["nodes"], time_ms=raw["time_ms"], nps=raw["nps"],
-        hashfull=raw["hashfull"], pv=tuple(raw["pv"]),
+        depth=report.depth, seldepth=report.seldepth, multipv=report.multipv, score=Score(report.score),
+        nodes=report.nodes, time_ms=report.time_ms, nps=report.nps,
+        hashfull=report.hashfull, pv=report.pv,
     )
 
 
