@@ -1,17 +1,17 @@
 """One game between two engine processes, judged by the rules library and the clocks kept here."""
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ..client import EngineError, EngineProcess, Limits, SearchResult
 from ..position import Position
+from ..score import Score
 from .openings import Opening
-from .player import EngineError, EngineProcess, Limits, SearchResult
 from .timecontrol import Clock, TimeControl
-
-MATE_CP = 100_000  # a mate score, in centipawns, for adjudication (minus the distance to mate)
 
 # Termination keys, in the order tables list them, with the words used in PGN Termination tags.
 TERMINATIONS = {
@@ -93,7 +93,7 @@ def play_game(
         record.comments.append("book")
     players = (red, black)
     clocks = (Clock(red.tc), Clock(black.tc))
-    scores: tuple[list[int], list[int]] = ([], [])
+    scores: tuple[list[Optional[float]], list[Optional[float]]] = ([], [])   # for adjudication
 
     def finish(result: str, termination: str, detail: str, loser: Optional[int] = None) -> GameRecord:
         record.result, record.termination, record.detail, record.loser_index = result, termination, detail, loser
@@ -144,7 +144,7 @@ def play_game(
         position.push(answer.bestmove)
         record.moves.append(answer.bestmove)
         record.comments.append(_comment(answer))
-        scores[side].append(_score_cp(answer))
+        scores[side].append(_adjudication_cp(answer.score))
         if on_move is not None:
             on_move(record)
         verdict = _adjudicate(adjudication, scores, side, position)
@@ -169,20 +169,25 @@ def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: flo
     return Limits(depth=tc.depth, nodes=tc.nodes), stall_timeout
 
 
-def _score_cp(answer: SearchResult) -> Optional[int]:
-    if answer.mate is not None:
-        return MATE_CP - abs(answer.mate) if answer.mate > 0 else -(MATE_CP - abs(answer.mate))
-    return answer.score_cp
+def _adjudication_cp(score: Optional[Score]) -> Optional[float]:
+    """The mover's score as adjudication compares it: centipawns, a mate beyond every threshold."""
+    if score is None:
+        return None
+    if score.is_mate:
+        return math.copysign(math.inf, score.value)
+    return float(score.value)
 
 
 def _comment(answer: SearchResult) -> str:
-    """cutechess-style move comment: score in pawns from the mover's side / depth, and time."""
-    if answer.mate is not None:
-        score = f"{'+' if answer.mate > 0 else '-'}M{abs(answer.mate)}"
-    elif answer.score_cp is not None:
-        score = f"{answer.score_cp / 100:+.2f}"
-    else:
+    """cutechess-style move comment: score in pawns from the mover's side / depth, and time:
+    ``+0.35/9 0.512s``, ``+M3/12 0.200s`` (mates in 3), ``-M2/...`` (mated in 2), ``?/0 ...`` (no score)."""
+    value = answer.score
+    if value is None:
         score = "?"
+    elif value.is_mate:
+        score = f"{'+' if value.value > 0 else '-'}M{abs(value.mate or 0)}"
+    else:
+        score = f"{value.value / 100:+.2f}"
     depth = answer.depth if answer.depth is not None else 0
     return f"{score}/{depth} {answer.elapsed:.3f}s"
 

@@ -11,10 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
+from ..client import EngineConfig, EngineError, EngineProcess
 from ..fen import START_FEN
 from .game import TERMINATIONS, Adjudication, GameRecord, Player, play_game
 from .openings import Opening
-from .player import EngineConfig, EngineError, EngineProcess
 from .stats import Sprt, draw_ratio, elo_difference, likelihood_of_superiority
 from .timecontrol import TimeControl
 
