@@ -2,7 +2,9 @@
 
 A daemon thread moves the engine's stdout lines into a queue, stamped with their arrival time, so that every
 read waits exactly until its deadline; another keeps the last lines of stderr (which then can never fill up
-and block the engine). Every line sent and received is kept in a short exchange log for error messages.
+and block the engine). The stdout thread passes on whatever one read returned as one batch of lines: an
+engine prints dozens of lines at a time (``d``, ``go perft``, MultiPV), and one queue hand-over per line
+would cost more than the engine takes to answer. Every line sent and received is kept in a short exchange log for error messages.
 Processes still running when the interpreter exits are killed.
 """
 from __future__ import annotations
@@ -17,7 +19,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from typing import Callable, Deque, Optional, Tuple
+from typing import Callable, Deque, List, Optional, Tuple
 
 from .values import EngineError
 
@@ -48,7 +50,8 @@ class Transport:
         self.log: Deque[str] = deque(maxlen=self.log_size)     # "> sent" / "< received"
         self.stderr: Deque[str] = deque(maxlen=self.stderr_size)
         self._proc: Optional[subprocess.Popen] = None
-        self._lines: "queue.Queue[Stamped]" = queue.Queue()
+        self._batches: "queue.Queue[List[Stamped]]" = queue.Queue()
+        self._ready: Deque[Stamped] = deque()     # lines of a batch taken from the queue, not yet read
         self.eof = False
 
     # -- state --------------------------------------------------------------------------------------
@@ -107,10 +110,11 @@ class Transport:
         except OSError as exc:
             raise EngineError("crash", f"cannot start {self.cmd!r}: {exc}") from None
         self._proc = proc
-        self._lines = queue.Queue()
+        self._batches = queue.Queue()
+        self._ready = deque()
         self.eof = False
         _LIVE.add(self)
-        threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True,
+        threading.Thread(target=_read_lines, args=(proc.stdout.buffer, self._batches), daemon=True,
                          name=f"engine-out-{proc.pid}").start()
         threading.Thread(target=_keep_tail, args=(proc.stderr, self.stderr), daemon=True,
                          name=f"engine-err-{proc.pid}").start()
@@ -187,11 +191,14 @@ class Transport:
         Raises EngineError("crash") when called again after EOF."""
         if self.eof:
             raise self.crash("")
-        remaining = deadline - time.monotonic()
-        try:
-            stamp, line = self._lines.get(timeout=remaining) if remaining > 0 else self._lines.get_nowait()
-        except queue.Empty:
-            return None
+        if not self._ready:
+            remaining = deadline - time.monotonic()
+            try:
+                self._ready.extend(self._batches.get(timeout=remaining) if remaining > 0
+                                   else self._batches.get_nowait())
+            except queue.Empty:
+                return None
+        stamp, line = self._ready.popleft()
         if line is None:
             self.eof = True
             return stamp, None
@@ -201,23 +208,35 @@ class Transport:
     def drain(self) -> None:
         """Discard the lines already received (late output of an earlier search); raise at EOF."""
         while True:
-            try:
-                stamp, line = self._lines.get_nowait()
-            except queue.Empty:
-                return
+            if not self._ready:
+                try:
+                    self._ready.extend(self._batches.get_nowait())
+                except queue.Empty:
+                    return
+            stamp, line = self._ready.popleft()
             if line is None:
                 self.eof = True
                 raise self.crash("between searches")
             self.log.append(f"< {line}")
 
 
-def _read_lines(stream, sink: "queue.Queue[Stamped]") -> None:
+def _read_lines(stream, sink: "queue.Queue[List[Stamped]]") -> None:
+    """Put the lines of `stream` (a binary stream) into `sink`, a batch per read; a last line None at EOF."""
+    pending = b""
     try:
-        for line in iter(stream.readline, ""):
-            sink.put((time.monotonic(), line.rstrip("\r\n")))
+        for chunk in iter(lambda: stream.read1(1 << 16), b""):
+            stamp = time.monotonic()
+            *lines, pending = (pending + chunk).split(b"\n")
+            if lines:
+                sink.put([(stamp, _text(line)) for line in lines])
     except (OSError, ValueError):
         pass
-    sink.put((time.monotonic(), None))
+    end: List[Stamped] = [(time.monotonic(), _text(pending))] if pending else []
+    sink.put(end + [(time.monotonic(), None)])
+
+
+def _text(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace").rstrip("\r")
 
 
 def _keep_tail(stream, tail: Deque[str]) -> None:
