@@ -174,6 +174,11 @@ def parse_option_name(line: str) -> Optional[str]:
     return words[1]
 
 
+def is_fairy_stockfish(id_name: Optional[str]) -> bool:
+    """Whether the engine's `id name` is Fairy-Stockfish's (whose quirks the codecs know)."""
+    return "fairy-stockfish" in (id_name or "").lower()
+
+
 def is_red(side) -> bool:
     text = str(getattr(side, "value", side)).strip().lower()
     if text in ("red", "r", "w", "white"):

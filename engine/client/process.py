@@ -109,7 +109,7 @@ class EngineProcess:
         state = "alive" if self.alive else "not running"
         return f"<EngineProcess {self.name!r} {self.protocol or '?'} pid={self.pid} {state}>"
 
-    # -- reading -----------------------------------------------------------------------------------
+    # -- lines -------------------------------------------------------------------------------------
     def _spawn(self) -> None:
         self._transport.start()
         self._stale = self._need_sync = False

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Mapping, Optional, Tuple
 
-from .codec import Codec, is_red, ms
-from .uci import is_fairy_stockfish
+from .codec import Codec, is_fairy_stockfish, is_red, ms
 from .values import Limits
 
 

@@ -10,12 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable, List, Mapping, Optional, Tuple
 
-from .codec import Codec, is_red, ms
+from .codec import Codec, is_fairy_stockfish, is_red, ms
 from .values import Limits
-
-
-def is_fairy_stockfish(id_name: Optional[str]) -> bool:
-    return "fairy-stockfish" in (id_name or "").lower()
 
 
 class UciCodec(Codec):
