@@ -5,16 +5,15 @@
     python benchmarks/perft_speed.py --runs 5 --depth 4 --fsf /path/to/fairy-stockfish
 
 jiangjun: ``Position().perft(depth)``, timed in-process.
-Fairy-Stockfish (UCI): ``uci``, ``setoption name UCI_Variant value xiangqi``, ``position startpos`` (needed
-after the variant is set), ``isready``/``readyok``; then the time from sending ``go perft <depth>`` until
-the ``Nodes searched:`` line. Both are single-threaded. The best (shortest) of the runs is reported.
+Fairy-Stockfish (UCI, through engine.client, which sets ``UCI_Variant xiangqi``): ``position startpos``
+(needed after the variant is set), ``isready``/``readyok``; then the time from sending ``go perft <depth>``
+until the ``Nodes searched:`` line. Both are single-threaded. The best (shortest) of the runs is reported.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,54 +24,26 @@ DEFAULT_FSF = "/usr/games/fairy-stockfish"
 
 
 class FairyStockfish:
+    """Fairy-Stockfish through the engine client, which does the UCI handshake and sets the variant."""
+
     def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-        )
-        self.name = "Fairy-Stockfish"
-        self.send("uci")
-        for line in self.read_until("uciok"):
-            if line.startswith("id name "):
-                self.name = line[len("id name "):]
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("position startpos")  # the start position of the variant just set
-        self.sync()
+        from engine.client import EngineConfig, EngineProcess
 
-    def send(self, command: str) -> None:
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-
-    def read_until(self, prefix: str) -> list[str]:
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"Fairy-Stockfish exited while waiting for {prefix!r}")
-            lines.append(line.rstrip("\n"))
-            if lines[-1].startswith(prefix):
-                return lines
-
-    def sync(self) -> None:
-        self.send("isready")
-        self.read_until("readyok")
+        self.process = EngineProcess(EngineConfig(path, proto="uci"))
+        self.process.start()
+        self.name = self.process.name
 
     def perft(self, depth: int) -> tuple[int, float]:
         """(nodes, seconds) of `go perft depth` from the start position."""
-        self.send("position startpos")
-        self.sync()
+        self.process.command(["position startpos", "isready"], lambda line: line.strip() == "readyok")
         start = time.perf_counter()
-        self.send(f"go perft {depth}")
-        last = self.read_until("Nodes searched:")[-1]
+        lines = self.process.command([f"go perft {depth}"], lambda line: line.startswith("Nodes searched:"),
+                                     timeout=3600)
         elapsed = time.perf_counter() - start
-        return int(last.split(":", 1)[1]), elapsed
+        return int(lines[-1].split(":", 1)[1]), elapsed
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
+        self.process.quit()
 
 
 def best_of(runs: int, measure) -> tuple[int, float]:

@@ -35,7 +35,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +43,7 @@ from typing import Optional
 import pytest
 
 from engine import START_FEN, InvalidFenError, Position
+from engine.client import EngineConfig, EngineProcess
 
 sf = pytest.importorskip("pyffish")
 
@@ -532,56 +532,32 @@ def test_pyffish_every_position(corpus: Corpus) -> None:
 # ----------------------------------------------------------------------------------------------
 # The Fairy-Stockfish binary: one cheap round trip per position
 # ----------------------------------------------------------------------------------------------
-_FSF_FEN = re.compile(rb"^Fen: (.*?)\s*$", re.M)
-_FSF_CHECKERS = re.compile(rb"^Checkers:(.*?)$", re.M)
-_FSF_PERFT = re.compile(rb"^([a-i]\d+[a-i]\d+): \d+\s*$", re.M)
+_FSF_FEN = re.compile(r"^Fen: (.*?)\s*$", re.M)
+_FSF_CHECKERS = re.compile(r"^Checkers:(.*?)$", re.M)
+_FSF_PERFT = re.compile(r"^([a-i]\d+[a-i]\d+): \d+\s*$", re.M)
 
 
 class FairyStockfish:
-    """A UCI session with the Fairy-Stockfish binary, variant xiangqi."""
+    """The Fairy-Stockfish binary through the engine client (UCI, variant xiangqi, its ranks 1..10 converted
+    by the codec), asked with its debug commands `d` and `go perft 1`."""
 
     def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
-        self.buffer = b""
-        self.send("uci")
-        self.read_until(b"uciok")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("isready")
-        self.read_until(b"readyok")
-
-    def send(self, command: str) -> None:
-        self.proc.stdin.write(command.encode() + b"\n")
-
-    def read_until(self, marker: bytes) -> bytes:
-        """The output up to the end of the first line containing `marker`."""
-        while True:
-            at = self.buffer.find(marker)
-            if at >= 0:
-                end = self.buffer.find(b"\n", at)
-                if end >= 0:
-                    out, self.buffer = self.buffer[: end + 1], self.buffer[end + 1 :]
-                    return out
-            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-            if not chunk:
-                raise RuntimeError(f"Fairy-Stockfish exited while waiting for {marker!r}")
-            self.buffer += chunk
+        self.process = EngineProcess(EngineConfig(path, proto="uci"))
+        self.process.start()
 
     def query(self, fen: str, move: Optional[str]) -> tuple[str, bool, frozenset]:
         """(FEN, in check, legal moves in ICCS) of `fen` after `move` (ICCS) if given."""
+        codec = self.process.codec
+        position = codec.position_line(fen, [move] if move else [])
         # `d` is answered by the UCI thread before `go` starts the search, so its output comes first.
-        self.send(f"position fen {fen}" + (f" moves {to_sf(move)}" if move else "") + "\nd\ngo perft 1")
-        out = self.read_until(b"Nodes searched")
-        fen_out = _FSF_FEN.search(out).group(1).decode()
+        lines = self.process.command([position, "d", "go perft 1"], lambda line: line.startswith("Nodes searched"))
+        out = "\n".join(lines)
+        fen_out = _FSF_FEN.search(out).group(1)
         in_check = bool(_FSF_CHECKERS.search(out).group(1).strip())
-        return fen_out, in_check, frozenset(from_sf(m.decode()) for m in _FSF_PERFT.findall(out))
+        return fen_out, in_check, frozenset(codec.from_engine(m) for m in _FSF_PERFT.findall(out))
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
+        self.process.quit()
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import pytest
 
 from conftest import engine_env
 from engine import Position
+from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
 from engine.match.game import Adjudication
 from engine.match.openings import Opening, default_book
-from engine.match.player import EngineConfig
 from engine.match.runner import EngineSpec, Match, MatchConfig
 from engine.match.stats import Sprt
 from engine.match.timecontrol import TimeControl

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..match.player import EngineConfig, EngineError, EngineProcess, Limits
+from ..client import EngineConfig, EngineError, EngineProcess, Info, Limits
 from ..position import Outcome, Position
 from ..score import MATE, Score
 from .errors import AnalyzeError
@@ -238,7 +238,7 @@ class InProcessBackend(Backend):
 # -- any UCI/UCCI engine ---------------------------------------------------------------------------------
 
 class ExternalBackend(Backend):
-    """A UCI or UCCI engine process (engine.match.player.EngineProcess, which converts Fairy-Stockfish's
+    """A UCI or UCCI engine process (engine.client.EngineProcess, which converts Fairy-Stockfish's
     1-based ranks and switches it to xiangqi). The `info` lines of every MultiPV line are read as they come."""
 
     def __init__(self, cmd: str, proto: str = "auto", options: Optional[Dict[str, str]] = None,
@@ -262,20 +262,8 @@ class ExternalBackend(Backend):
             raise AnalyzeError(f"{self.name} failed while setting options: {exc}") from None
         self.description = f"{self.name} ({self._proc.protocol.upper()}, {cmd})"
 
-    def _option_name(self, names: Sequence[str]) -> Optional[str]:
-        """The advertised spelling of the first of `names` (lower case) the engine offers, or None."""
-        for key in names:
-            line = self._proc.advertised.get(key)
-            if line is not None:
-                words = line.split()
-                if len(words) > 2 and words[1] == "name":             # UCI: option name <name> type ...
-                    end = words.index("type") if "type" in words else len(words)
-                    return " ".join(words[2:end])
-                return words[1] if len(words) > 1 else key           # UCCI: option <name> type ...
-        return None
-
     def _set(self, names: Sequence[str], value: object, required: bool) -> bool:
-        name = self._option_name(names)
+        name = self._proc.option_name(*names)
         if name is None:
             if required:
                 self._warn(f"{self.name} does not offer the option {names[0]}; ignored")
@@ -296,27 +284,21 @@ class ExternalBackend(Backend):
             raise AnalyzeError(f"{self.name} failed: {exc}") from None
 
         latest: Dict[int, Line] = {}
-        armed = [False]
 
-        def on_io(direction: str, text: str) -> None:
-            if direction == ">":
-                armed[0] = armed[0] or text.startswith("go")
-                return
-            if armed[0] and text.startswith("info"):
-                line = _parse_info(text, proc.from_engine)
-                if line is not None:
-                    latest[line.multipv] = line
-                    on_update(tuple(latest.values()))
+        def on_info(info: Info) -> None:
+            line = _line(info)
+            if line is not None:
+                latest[line.multipv] = line
+                on_update(tuple(latest.values()))
 
         seconds = limits.seconds
         timeout = EXTERNAL_NO_TIME_LIMIT if seconds is None else seconds + EXTERNAL_GRACE
         go_limits = Limits(depth=limits.depth, nodes=limits.nodes,
                            movetime=None if seconds is None else max(1.0, seconds * 1000))
         start = time.monotonic()
-        proc.on_io = on_io
         interrupted = False
         try:
-            result = proc.go(fen, moves, position.turn.value, go_limits, timeout=timeout)
+            result = proc.go(fen, moves, position.turn.value, go_limits, timeout=timeout, on_info=on_info)
             bestmove = result.bestmove
         except KeyboardInterrupt:
             # The reader may be anywhere in the exchange: keep what was reported and drop the engine.
@@ -329,12 +311,9 @@ class ExternalBackend(Backend):
             result = None
         except EngineError as exc:
             raise AnalyzeError(f"{self.name} failed: {exc}") from None
-        finally:
-            proc.on_io = None
         if result is not None and bestmove is not None and (1 not in latest or latest[1].pv[:1] != (bestmove,)):
-            if result.pv[:1] == [bestmove] and (result.score_cp is not None or result.mate is not None):
-                score = Score.from_mate(result.mate) if result.mate is not None else Score.from_cp(result.score_cp)
-                latest[1] = Line(1, result.depth or 0, score, tuple(result.pv), None, result.nodes, None)
+            if result.pv[:1] == [bestmove] and result.score is not None:
+                latest[1] = Line(1, result.depth or 0, result.score, tuple(result.pv), None, result.nodes, None)
         elapsed = int((time.monotonic() - start) * 1000)
         nodes = max((line.nodes or 0 for line in latest.values()), default=0) or None
         return Analysis(position.fen(), tuple(latest.values()), bestmove, nodes=nodes, time_ms=elapsed,
@@ -344,43 +323,11 @@ class ExternalBackend(Backend):
         self._proc.quit()
 
 
-def _parse_info(text: str, from_engine: Callable[[str], str]) -> Optional[Line]:
-    """A Line from a UCI/UCCI `info` line with a score and a PV (exact scores only), else None."""
-    words = text.split()
-    fields: Dict[str, int] = {}
-    score: Optional[Score] = None
-    pv: Tuple[str, ...] = ()
-    i = 1
-    try:
-        while i < len(words):
-            key = words[i]
-            if key in ("string", "message"):
-                return None
-            if key == "pv":
-                pv = tuple(from_engine(move) for move in words[i + 1:])
-                break
-            if key == "score":
-                kind = words[i + 1]
-                if kind == "cp":
-                    score, i = Score.from_cp(int(words[i + 2])), i + 3
-                elif kind == "mate":
-                    score, i = Score.from_mate(int(words[i + 2])), i + 3
-                else:                                       # UCCI: a bare number
-                    score, i = Score.from_cp(int(kind)), i + 2
-                continue
-            if key in ("lowerbound", "upperbound"):
-                return None
-            if key in ("depth", "seldepth", "multipv", "nodes", "time"):
-                fields[key] = int(words[i + 1])
-                i += 2
-                continue
-            i += 1
-    except (ValueError, IndexError):
+def _line(info: Info) -> Optional[Line]:
+    """The Line an `info` reports, if it has an exact score and a PV."""
+    if info.score is None or info.bound is not None or not info.pv:
         return None
-    if score is None or not pv:
-        return None
-    return Line(fields.get("multipv", 1), fields.get("depth", 0), score, pv, fields.get("seldepth"),
-                fields.get("nodes"), fields.get("time"))
+    return Line(info.multipv, info.depth or 0, info.score, info.pv, info.seldepth, info.nodes, info.time_ms)
 
 
 def open_backend(cmd: Optional[str], *, proto: str = "auto", options: Optional[Dict[str, str]] = None,

@@ -8,9 +8,9 @@ from __future__ import annotations
 import sys
 from typing import Optional, Sequence
 
+from ..client import PROTOCOLS, EngineConfig
 from .game import Adjudication
 from .openings import OpeningError, default_book, load_openings
-from .player import EngineConfig
 from .runner import EngineSpec, Match, MatchConfig
 from .stats import Sprt
 from .timecontrol import TimeControl, TimeControlError
@@ -179,7 +179,7 @@ def _engine_spec(settings: dict[str, str], global_tc: Optional[str], scale: floa
         raise UsageError("each -engine needs cmd=")
     options = {key[len("option."):]: value for key, value in settings.items() if key.startswith("option.")}
     proto = settings.get("proto", "auto")
-    if proto not in ("uci", "ucci", "auto"):
+    if proto not in PROTOCOLS:
         raise UsageError(f"proto must be uci, ucci or auto, not {proto!r}")
     rank_base = settings.get("ranks")
     config = EngineConfig(

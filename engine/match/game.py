@@ -1,18 +1,17 @@
 """One game between two engine processes, judged by the rules library and the clocks kept here."""
 from __future__ import annotations
 
+import math
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ..client import EngineError, EngineProcess, Limits, SearchResult
 from ..outcome import Ending, Termination
 from ..position import Position
+from ..score import Score
 from .openings import Opening
-from .player import EngineError, EngineProcess, Limits, SearchResult
 from .timecontrol import Clock, TimeControl
-
-MATE_CP = 100_000  # a mate score, in centipawns, for adjudication (minus the distance to mate)
 
 
 class MatchTermination(Ending):
@@ -64,7 +63,7 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)      # ICCS, opening moves included
     comments: list[Optional[str]] = field(default_factory=list)
     result: str = "*"
-    termination: str = ""      # a key of TERMINATIONS
+    termination: str = ""      # an Ending (a key of TERMINATIONS); "" while unfinished or when interrupted
     detail: str = ""           # what happened, for people
     loser_index: Optional[int] = None   # 0 red, 1 black: the engine at fault, when one failed
     clock_log: list[tuple[int, str, float, Optional[int]]] = field(default_factory=list)
@@ -94,7 +93,7 @@ def play_game(
         record.comments.append("book")
     players = (red, black)
     clocks = (Clock(red.tc), Clock(black.tc))
-    scores: tuple[list[int], list[int]] = ([], [])
+    scores: tuple[list[Optional[float]], list[Optional[float]]] = ([], [])   # for adjudication
 
     def finish(result: str, termination: str, detail: str, loser: Optional[int] = None) -> GameRecord:
         record.result, record.termination, record.detail, record.loser_index = result, termination, detail, loser
@@ -121,31 +120,34 @@ def play_game(
         except EngineError as exc:
             if stop.is_set():
                 return finish("*", "", "interrupted")
-            kind = "crash" if exc.kind == "crash" else "hang"
-            if kind == "hang" and mover.tc.stages:
-                return finish(loses, "time_forfeit", f"{mover_word} ({mover.name}) did not move in time and stopped answering: {exc}", side)
+            kind = MatchTermination.CRASH if exc.kind == "crash" else MatchTermination.HANG
+            if kind is MatchTermination.HANG and mover.tc.stages:
+                return finish(loses, MatchTermination.TIME_FORFEIT,
+                              f"{mover_word} ({mover.name}) did not move in time and stopped answering: {exc}", side)
             return finish(loses, kind, f"{mover_word} ({mover.name}): {exc}", side)
         if mover.tc.stages:
             over = answer.elapsed - clock.remaining
             clock.punch(answer.elapsed)
             if over > time_margin:
-                return finish(loses, "time_forfeit", f"{mover_word} ({mover.name}) lost on time ({over:.3f} s over)",
+                return finish(loses, MatchTermination.TIME_FORFEIT,
+                              f"{mover_word} ({mover.name}) lost on time ({over:.3f} s over)",
                               side)
         elif mover.tc.movetime is not None and answer.elapsed > mover.tc.movetime + time_margin:
-            return finish(loses, "time_forfeit",
+            return finish(loses, MatchTermination.TIME_FORFEIT,
                           f"{mover_word} ({mover.name}) took {answer.elapsed:.3f} s for a {mover.tc.movetime:g} s move",
                           side)
         if answer.resign:
-            return finish(loses, "resign_adjudication", f"{mover_word} ({mover.name}) resigns")
+            return finish(loses, MatchTermination.RESIGN_ADJUDICATION, f"{mover_word} ({mover.name}) resigns")
         if answer.bestmove is None:
-            return finish(loses, "no_move", f"{mover_word} ({mover.name}) gave no move in a live position", side)
+            return finish(loses, MatchTermination.NO_MOVE,
+                          f"{mover_word} ({mover.name}) gave no move in a live position", side)
         if not position.is_legal(answer.bestmove):
-            return finish(loses, "illegal_move",
+            return finish(loses, MatchTermination.ILLEGAL_MOVE,
                           f"{mover_word} ({mover.name}) played the illegal move {answer.bestmove}", side)
         position.push(answer.bestmove)
         record.moves.append(answer.bestmove)
         record.comments.append(_comment(answer))
-        scores[side].append(_score_cp(answer))
+        scores[side].append(_adjudication_cp(answer.score))
         if on_move is not None:
             on_move(record)
         verdict = _adjudicate(adjudication, scores, side, position)
@@ -170,26 +172,31 @@ def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: flo
     return Limits(depth=tc.depth, nodes=tc.nodes), stall_timeout
 
 
-def _score_cp(answer: SearchResult) -> Optional[int]:
-    if answer.mate is not None:
-        return MATE_CP - abs(answer.mate) if answer.mate > 0 else -(MATE_CP - abs(answer.mate))
-    return answer.score_cp
+def _adjudication_cp(score: Optional[Score]) -> Optional[float]:
+    """The mover's score as adjudication compares it: centipawns, a mate beyond every threshold."""
+    if score is None:
+        return None
+    if score.is_mate:
+        return math.copysign(math.inf, score.value)
+    return float(score.value)
 
 
 def _comment(answer: SearchResult) -> str:
-    """cutechess-style move comment: score in pawns from the mover's side / depth, and time."""
-    if answer.mate is not None:
-        score = f"{'+' if answer.mate > 0 else '-'}M{abs(answer.mate)}"
-    elif answer.score_cp is not None:
-        score = f"{answer.score_cp / 100:+.2f}"
-    else:
+    """cutechess-style move comment: score in pawns from the mover's side / depth, and time:
+    ``+0.35/9 0.512s``, ``+M3/12 0.200s`` (mates in 3), ``-M2/...`` (mated in 2), ``?/0 ...`` (no score)."""
+    value = answer.score
+    if value is None:
         score = "?"
+    elif value.is_mate:
+        score = f"{'+' if value.value > 0 else '-'}M{abs(value.mate or 0)}"
+    else:
+        score = f"{value.value / 100:+.2f}"
     depth = answer.depth if answer.depth is not None else 0
     return f"{score}/{depth} {answer.elapsed:.3f}s"
 
 
 def _adjudicate(rule: Adjudication, scores: tuple[list, list], side: int,
-                position: Position) -> Optional[tuple[str, str, str]]:
+                position: Position) -> Optional[tuple[str, MatchTermination, str]]:
     """Score-based adjudication after a move by `side`; returns finish() arguments or None."""
     fullmoves = len(position.move_stack) // 2
     if rule.resign_movecount > 0:
@@ -200,14 +207,15 @@ def _adjudicate(rule: Adjudication, scores: tuple[list, list], side: int,
                 len(other) == rule.resign_movecount and all(s is not None and s >= rule.resign_score for s in other)
             ):
                 who = "Red" if side == 0 else "Black"
-                return ("0-1" if side == 0 else "1-0", "resign_adjudication", f"{who} resigns (adjudicated)")
+                return ("0-1" if side == 0 else "1-0", MatchTermination.RESIGN_ADJUDICATION,
+                        f"{who} resigns (adjudicated)")
     if rule.draw_movecount > 0 and fullmoves >= rule.draw_movenumber:
         a = scores[0][-rule.draw_movecount:]
         b = scores[1][-rule.draw_movecount:]
         if len(a) == len(b) == rule.draw_movecount and all(
             s is not None and abs(s) <= rule.draw_score for s in a + b
         ):
-            return ("1/2-1/2", "draw_adjudication", "draw by adjudication")
+            return ("1/2-1/2", MatchTermination.DRAW_ADJUDICATION, "draw by adjudication")
     if rule.max_moves > 0 and fullmoves >= rule.max_moves:
-        return ("1/2-1/2", "max_moves", f"draw: the {rule.max_moves}-move limit of the match")
+        return ("1/2-1/2", MatchTermination.MAX_MOVES, f"draw: the {rule.max_moves}-move limit of the match")
     return None

@@ -11,10 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
+from ..client import EngineConfig, EngineError, EngineProcess
 from ..fen import START_FEN
-from .game import TERMINATIONS, Adjudication, GameRecord, Player, play_game
+from .game import TERMINATIONS, Adjudication, GameRecord, MatchTermination, Player, play_game
 from .openings import Opening
-from .player import EngineConfig, EngineError, EngineProcess
 from .stats import Sprt, draw_ratio, elo_difference, likelihood_of_superiority
 from .timecontrol import TimeControl
 
@@ -160,13 +160,14 @@ class Match:
                 names = [self.names[i] or self.config.engines[i].config.cmd for i in (job.first, job.second)]
                 record = GameRecord(names[0], names[1], job.opening)
                 record.result = "0-1" if side == 0 else "1-0"
-                record.termination = "crash"
+                record.termination = MatchTermination.CRASH
                 record.detail = f"{names[side]} could not start: {exc}"
                 return record
             players.append(Player(process, self._name(index, process), spec.tc))
         record = play_game(players[0], players[1], job.opening, self.config.adjudication,
                            self.config.time_margin, self.config.stall_timeout, self.stop)
-        if record.loser_index is not None and record.termination in ("crash", "hang", "time_forfeit"):
+        if record.loser_index is not None and record.termination in (MatchTermination.CRASH, MatchTermination.HANG,
+                                                                     MatchTermination.TIME_FORFEIT):
             # A process that crashed or hung is replaced before its next game.
             index = (job.first, job.second)[record.loser_index]
             failed = processes.pop(index, None)

@@ -1,4 +1,4 @@
-"""engine.match.player: engine processes speaking UCI / UCCI, against fake engines and Fairy-Stockfish."""
+"""engine.client: engine processes speaking UCI / UCCI, against fake engines and Fairy-Stockfish; the codecs' lines."""
 from __future__ import annotations
 
 import os
@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine import START_FEN, Position
-from engine.match.player import EngineConfig, EngineError, EngineProcess, Limits
+from engine.client import EngineConfig, EngineError, EngineProcess, Info, Limits, UcciCodec, UciCodec
+from engine.client.codec import parse_id, parse_option_name
+from engine.client.process import _MainLine
+from engine.score import Score
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = Path(__file__).resolve().parent / "fake_engines"
@@ -62,12 +65,12 @@ def test_fake_plays_legal_moves(proto, tmp_path):
     engine.start()
     try:
         assert engine.protocol == proto and engine.alive
-        assert engine.name == "FakeRandom" and engine.rank_base == 0
+        assert engine.name == "FakeRandom" and engine.codec.rank_base == 0
         engine.new_game()
         position, moves = play(engine, 4)
         answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
-        assert answer.score_cp == 7 and answer.depth == 1 and answer.pv == [answer.bestmove]
-        assert answer.mate is None and not answer.resign and 0 <= answer.elapsed < 2
+        assert answer.score.cp == 7 and answer.depth == 1 and answer.pv == [answer.bestmove]
+        assert answer.score.mate is None and not answer.resign and 0 <= answer.elapsed < 2
     finally:
         engine.quit()
     assert gone(engine.pid)
@@ -104,7 +107,7 @@ def test_clock_commands_reach_the_engine(tmp_path):
         engine.go(START_FEN, [], "red", clocks, timeout=5)
         engine.go(START_FEN, ["h2e2"], "black", Limits(movetime=250), timeout=5)
     with EngineProcess(fake("random_mover.py", "--log", str(log), "--no-millisec", proto="ucci")) as engine:
-        assert not engine.millisec
+        assert not engine.codec.millisec
         engine.go(START_FEN, ["h2e2"], "black", clocks, timeout=5)
     sent = log.read_text().splitlines()
     assert "go wtime 60000 btime 59000 winc 1000 binc 1000" in sent
@@ -112,61 +115,97 @@ def test_clock_commands_reach_the_engine(tmp_path):
     assert "go time 59 increment 1 opptime 60 oppincrement 1" in sent
 
 
-def test_go_command_syntax():
-    uci = EngineProcess(EngineConfig("unused"))
-    uci.protocol = "uci"
-    assert uci.go_command("red", Limits(red_time=1000, black_time=2000, movestogo=20)) == \
+def test_go_line_syntax():
+    uci = UciCodec()
+    assert uci.go_line("red", Limits(red_time=1000, black_time=2000, movestogo=20)) == \
         "go wtime 1000 btime 2000 movestogo 20"
-    assert uci.go_command("black", Limits(depth=7, nodes=5000)) == "go depth 7 nodes 5000"
-    assert uci.go_command("red", Limits(movetime=99.9)) == "go movetime 99"
+    assert uci.go_line("black", Limits(depth=7, nodes=5000)) == "go depth 7 nodes 5000"
+    assert uci.go_line("red", Limits(movetime=99.9)) == "go movetime 99"
     with pytest.raises(ValueError):
-        uci.go_command("red", Limits())
+        uci.go_line("red", Limits())
 
-    ucci = EngineProcess(EngineConfig("unused"))
-    ucci.protocol, ucci.millisec = "ucci", True
+    ucci = UcciCodec(millisec=True)
     both = Limits(red_time=30000, black_time=20000, red_inc=500, black_inc=0)
-    assert ucci.go_command("red", both) == "go time 30000 increment 500 opptime 20000 oppincrement 0"
-    assert ucci.go_command("black", both) == "go time 20000 increment 0 opptime 30000 oppincrement 500"
-    assert ucci.go_command("b", Limits(red_time=9000, black_time=8000, movestogo=10)) == \
+    assert ucci.go_line("red", both) == "go time 30000 increment 500 opptime 20000 oppincrement 0"
+    assert ucci.go_line("black", both) == "go time 20000 increment 0 opptime 30000 oppincrement 500"
+    assert ucci.go_line("b", Limits(red_time=9000, black_time=8000, movestogo=10)) == \
         "go time 8000 movestogo 10 opptime 9000"
-    assert ucci.go_command("red", Limits(red_time=5000)) == "go time 5000 increment 0"
-    assert ucci.go_command("red", Limits(movetime=1500)) == "go time 1500 movestogo 1"
-    assert ucci.go_command("red", Limits(depth=4, red_time=1000)) == "go depth 4"
-    assert ucci.go_command("red", Limits(nodes=100)) == "go nodes 100"
+    assert ucci.go_line("red", Limits(red_time=5000)) == "go time 5000 increment 0"
+    assert ucci.go_line("red", Limits(movetime=1500)) == "go time 1500 movestogo 1"
+    assert ucci.go_line("red", Limits(depth=4, red_time=1000)) == "go depth 4"
+    assert ucci.go_line("red", Limits(nodes=100)) == "go nodes 100"
     ucci.millisec = False   # seconds, truncated, at least 1 for a clock
-    assert ucci.go_command("red", Limits(red_time=800, black_time=61999, red_inc=1500)) == \
+    assert ucci.go_line("red", Limits(red_time=800, black_time=61999, red_inc=1500)) == \
         "go time 1 increment 1 opptime 61 oppincrement 0"
 
 
 def test_rank_conversion_and_output_parsing():
-    fsf = EngineProcess(EngineConfig("unused", rank_base=1))
-    fsf.protocol, fsf.rank_base = "uci", 1
+    fsf = UciCodec(rank_base=1)
     assert fsf.to_engine("h2e2") == "h3e3" and fsf.to_engine("a9a8") == "a10a9"
     assert fsf.from_engine("a10a9") == "a9a8" and fsf.from_engine("h10g8") == "h9g7"
     assert fsf.from_engine("a0a1") == "a0a1"            # rank 0 does not exist there: left for the caller
-    assert fsf.position_command("9/9/9/9/9/9/9/9/9/4K4 r - - 0 1", ["e0e1"]) == \
+    assert fsf.position_line("9/9/9/9/9/9/9/9/9/4K4 r - - 0 1", ["e0e1"]) == \
         "position fen 9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e1e2"
 
-    from engine.match.player import _Info
-    ucci = EngineProcess(EngineConfig("unused"))
-    ucci.protocol = "ucci"
-    info = _Info()
-    for line in ("info depth 5 score 21 pv h0g2 i9h9", "info time 4100 nodes 5123456",
-                 "info depth 6 multipv 2 score 400 pv a0a1", "info string score 9999 pv x",
-                 "info message hello", "info depth 6 currmove h0g2"):
-        ucci._parse_info(line.split(), info)
-    result = ucci._result("bestmove h0g2 ponder i9h9 draw".split(), info, 0.5)
-    assert (result.bestmove, result.ponder, result.score_cp, result.depth, result.nodes, result.pv) == \
+    ucci = UcciCodec()
+
+    def main_line(*lines: str) -> _MainLine:
+        main = _MainLine()
+        for line in lines:
+            info = ucci.parse_info(line)
+            if info is not None:
+                main.add(info)
+        return main
+
+    info = main_line("info depth 5 score 21 pv h0g2 i9h9", "info time 4100 nodes 5123456",
+                     "info depth 6 multipv 2 score 400 pv a0a1", "info string score 9999 pv x",
+                     "info message hello", "info depth 6 currmove h0g2")
+    result = info.result(ucci.parse_bestmove("bestmove h0g2 ponder i9h9 draw"), 0.5)
+    assert (result.bestmove, result.ponder, result.score.cp, result.depth, result.nodes, result.pv) == \
         ("h0g2", "i9h9", 21, 5, 5123456, ["h0g2", "i9h9"])
     assert result.draw_offer and not result.resign and result.elapsed == 0.5
-    assert ucci._result("bestmove c3c4 resign".split(), info, 0).resign
-    assert ucci._result(["nobestmove"], _Info(), 0).bestmove is None
-    info = _Info()
-    ucci._parse_info("info depth 9 score mate -3 nodes 10 pv a0a1".split(), info)
-    assert (info.mate, info.score_cp) == (-3, None)
+    assert ucci.parse_bestmove("bestmove c3c4 resign").resign
+    assert ucci.parse_bestmove("nobestmove").move is None
+    info = main_line("info depth 9 score mate -3 nodes 10 pv a0a1")
+    assert (info.score.mate, info.score.cp) == (-3, None)
     for none in ("bestmove (none)", "bestmove 0000", "bestmove"):
-        assert ucci._result(none.split(), info, 0).bestmove is None
-    assert ucci._result("bestmove xyz".split(), info, 0).bestmove == "xyz"   # passed on: illegal for the caller
+        assert ucci.parse_bestmove(none).move is None
+    assert ucci.parse_bestmove("bestmove xyz").move == "xyz"   # passed on: illegal for the caller
+
+
+def test_info_lines_become_values():
+    fsf = UciCodec(rank_base=1)
+    line = "info depth 12 seldepth 15 multipv 2 score cp -35 nodes 81234 nps 900000 time 90 pv h3e3 h10g8"
+    assert fsf.parse_info(line) == Info(multipv=2, depth=12, seldepth=15, score=Score.from_cp(-35), nodes=81234,
+                                        time_ms=90, pv=("h2e2", "h9g7"))
+    assert fsf.parse_info("info depth 3 score mate 2 pv a1a2").score == Score.from_mate(2)
+    assert fsf.parse_info("info depth 7 score cp 50 lowerbound nodes 9 pv a1a2").bound == "lower"
+    assert fsf.parse_info("info depth 7 score 50 upperbound").bound == "upper"
+    assert fsf.parse_info("info depth 2 string score cp 1") == Info(depth=2)        # the rest is text
+    for other in ("info string hello", "info depth x score cp 1", "info score", "bestmove a0a1", ""):
+        assert fsf.parse_info(other) is None, other
+    assert fsf.parse_bestmove("info depth 1") is None
+
+
+def test_option_and_handshake_syntax():
+    uci, ucci = UciCodec(), UcciCodec()
+    assert uci.option_line("Hash", "64") == "setoption name Hash value 64"
+    assert uci.option_line("Clear Hash", None) == "setoption name Clear Hash"
+    assert ucci.option_line("hash size", "64") == "setoption hash_size 64"
+    assert ucci.option_line("newgame", "") == "setoption newgame"
+    assert uci.new_game_lines({}) == ["ucinewgame"]
+    assert ucci.new_game_lines({}) == [] and ucci.new_game_lines({"newgame": "newgame"}) == ["setoption newgame"]
+    assert parse_option_name("option name Skill Level type spin default 20") == "Skill Level"
+    assert parse_option_name("option hashsize type spin min 1 max 1024") == "hashsize"
+    assert parse_option_name("id name x") is None
+    assert parse_id("id name Fairy-Stockfish 11.1 LB 64") == ("name", "Fairy-Stockfish 11.1 LB 64")
+    assert UciCodec.default_rank_base("Fairy-Stockfish 11.1") == 1 and UciCodec.default_rank_base("Pikafish") == 0
+    assert UcciCodec.default_rank_base("Fairy-Stockfish 11.1") == 0
+    assert uci.setup({"uci_variant": "UCI_Variant"}, "Fairy-Stockfish", []) == [("UCI_Variant", "xiangqi")]
+    assert uci.setup({"uci_variant": "UCI_Variant"}, "Fairy-Stockfish", ["uci_variant"]) == []
+    seconds = UcciCodec()
+    assert seconds.setup({}, "ElephantEye", []) == [] and not seconds.millisec
+    assert seconds.setup({}, "Fairy-Stockfish 11.1", []) == [] and seconds.millisec
 
 
 # -- misbehaving fakes -------------------------------------------------------------------------------
@@ -265,11 +304,11 @@ def test_start_failures():
 def test_fairy_stockfish(proto):
     with EngineProcess(EngineConfig(FSF, proto=proto, options={"Threads": "1"})) as engine:
         assert engine.protocol == proto and "Fairy-Stockfish" in engine.name
-        assert engine.rank_base == (1 if proto == "uci" else 0)
+        assert engine.codec.rank_base == (1 if proto == "uci" else 0)
         engine.new_game()
         answer = engine.go(START_FEN, [], "red", Limits(depth=3), timeout=10)
         assert answer.bestmove in Position().legal_moves()
-        assert answer.depth == 3 and answer.score_cp is not None and answer.pv[0] == answer.bestmove
+        assert answer.depth == 3 and answer.score is not None and answer.pv[0] == answer.bestmove
         # several plies, so that moves from and to ranks 0 and 9 travel both ways
         position, moves = play(engine, 6, Limits(depth=2))
         answer = engine.go(START_FEN, moves, position.turn.value, Limits(movetime=200), timeout=5)
@@ -285,9 +324,21 @@ def test_fairy_stockfish(proto):
 @needs_fsf
 def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
     with EngineProcess(EngineConfig(FSF)) as engine:
-        assert engine.protocol == "uci" and engine.rank_base == 1
+        assert engine.protocol == "uci" and engine.codec.rank_base == 1
         assert any(line == "> setoption name UCI_Variant value xiangqi" for line in engine.log)
         position, _ = play(engine, 2, Limits(depth=2))
+
+
+@needs_fsf
+def test_every_multipv_line_reaches_on_info():
+    with EngineProcess(EngineConfig(FSF, proto="uci")) as engine:
+        engine.set_option(engine.option_name("multipv"), "3")
+        seen = []
+        answer = engine.go(START_FEN, [], "red", Limits(depth=4), timeout=10, on_info=seen.append)
+        last = {info.multipv: info for info in seen if info.score is not None and info.depth == 4}
+        assert sorted(last) == [1, 2, 3] and last[1].pv[0] == answer.bestmove
+        assert len({info.pv[0] for info in last.values()}) == 3
+        assert answer.score == last[1].score and answer.depth == 4
 
 
 def test_no_children_left_behind():

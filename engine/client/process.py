@@ -1,0 +1,426 @@
+"""One engine process spoken to in UCI or UCCI: handshake, options, games, searches with a deadline.
+
+    cfg = EngineConfig("/usr/games/fairy-stockfish", proto="ucci")
+    with EngineProcess(cfg) as eng:            # start() is called on entry, quit() on exit
+        eng.new_game()
+        result = eng.go(START_FEN, ["h2e2"], "black", Limits(depth=5), timeout=30)
+        result.bestmove                         # "h9g7" -- always ICCS with ranks 0..9
+
+Everything the two dialects say differently is the codec's (:mod:`.uci`, :mod:`.ucci`); the pipes are the
+transport's (:mod:`.transport`). What is left here is the conversation both dialects share: ``isready`` /
+``readyok`` after every change, ``stop`` when a search overruns and a resynchronisation before the next
+command, ``quit`` and then a kill.
+
+A process is used by one thread at a time. Every read has a deadline, so ``go`` waits exactly ``timeout``
+seconds.
+"""
+from __future__ import annotations
+
+import time
+import weakref
+from typing import Callable, Dict, List, Optional, Sequence, Type
+
+from ..score import Score
+from .codec import Codec, parse_id, parse_option_name
+from .transport import Transport
+from .uci import UciCodec
+from .ucci import UcciCodec
+from .values import PROTOCOLS, BestMove, EngineConfig, EngineError, Info, Limits, SearchResult
+
+CODECS: Dict[str, Type[Codec]] = {"uci": UciCodec, "ucci": UcciCodec}
+_BY_OK = {codec.ok: codec.name for codec in CODECS.values()}
+
+InfoCallback = Callable[[Info], None]
+
+
+class EngineProcess:
+    """One engine process. ``start()`` (or ``with``) before use, ``quit()`` after (never raises)."""
+
+    uci_probe_timeout = 2.0     # auto mode: how long to wait for `uciok` before trying `ucci`
+    stop_grace = 0.5            # after a timeout: how long to wait for an answer to `stop`
+    quit_grace = 1.0            # how long `quit` waits before killing
+
+    def __init__(self, config: EngineConfig) -> None:
+        if config.proto not in PROTOCOLS:
+            raise ValueError(f"protocol {config.proto!r}: expected one of {', '.join(PROTOCOLS)}")
+        if config.rank_base not in (None, 0, 1):
+            raise ValueError(f"rank_base {config.rank_base!r}: expected 0, 1 or None")
+        self.config = config
+        self.codec: Optional[Codec] = None      # set by the handshake
+        self.id_name: Optional[str] = None
+        self.id_author: Optional[str] = None
+        self.advertised: Dict[str, str] = {}    # option name in lower case -> as the engine spells it
+        self.warnings: List[str] = []           # unexpected lines seen while setting options
+        self._transport = Transport(config.cmd, config.workdir, _name_of(self))
+        self._stale = False          # we sent stop and have not seen the answer
+        self._need_sync = False      # resynchronise with isready before the next command
+        self._gos = 0
+
+    # -- properties ----------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.config.name or self.id_name or self.config.cmd
+
+    @property
+    def protocol(self) -> Optional[str]:
+        """"uci" or "ucci" once started."""
+        return None if self.codec is None else self.codec.name
+
+    @property
+    def alive(self) -> bool:
+        return self._transport.alive
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self._transport.pid
+
+    @property
+    def returncode(self) -> Optional[int]:
+        return self._transport.returncode
+
+    @property
+    def log(self):
+        """The last lines exchanged: "> sent", "< received"."""
+        return self._transport.log
+
+    @property
+    def stderr_tail(self) -> str:
+        return "\n".join(self._transport.stderr)
+
+    def log_tail(self, lines: int = 12) -> str:
+        return "\n".join(list(self.log)[-lines:])
+
+    # -- context manager / cleanup ---------------------------------------------------------------
+    def __enter__(self) -> "EngineProcess":
+        if not self._transport.started:
+            self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.quit()
+
+    def __del__(self) -> None:
+        try:
+            self._transport.kill()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "alive" if self.alive else "not running"
+        return f"<EngineProcess {self.name!r} {self.protocol or '?'} pid={self.pid} {state}>"
+
+    # -- lines -------------------------------------------------------------------------------------
+    def _spawn(self) -> None:
+        self._transport.start()
+        self._stale = self._need_sync = False
+
+    def _send(self, line: str) -> None:
+        self._transport.send(line)
+
+    def _expect(self, wanted: Callable[[str], bool], deadline: float, what: str,
+                seen: Optional[Callable[[str], None]] = None) -> str:
+        """Read until a line satisfies `wanted`; other lines go to `seen`."""
+        while True:
+            got = self._transport.read(deadline)
+            if got is None:
+                raise EngineError("hang", f"{self.name} did not answer {what} in time",
+                                  details=self._transport.context())
+            stamp, line = got
+            if line is None:
+                raise self._transport.crash(f"while waiting for {what}")
+            if wanted(line):
+                return line
+            if seen is not None:
+                seen(line)
+
+    # -- handshake ---------------------------------------------------------------------------------
+    def start(self, timeout: float = 10.0) -> None:
+        """Spawn the engine, do the handshake, send the options, wait for readyok."""
+        if self._transport.started:
+            raise RuntimeError(f"{self.name}: already started")
+        try:
+            self._start(timeout)
+        except BaseException:
+            self._transport.kill()
+            raise
+
+    def _start(self, timeout: float) -> None:
+        self._spawn()
+        proto = self.config.proto
+        if proto == "auto":
+            answered = self._handshake(UciCodec, min(self.uci_probe_timeout, timeout), probing=True)
+            if answered in (None, "dead"):
+                if answered == "dead":      # e.g. ElephantEye exits on anything but `ucci`: start it again
+                    self._transport.kill()
+                    self.advertised.clear()
+                    self.id_name = self.id_author = None
+                    self._spawn()
+                answered = self._handshake(UcciCodec, timeout, probing=False)
+        else:
+            answered = self._handshake(CODECS[proto], timeout, probing=False)
+        assert answered in CODECS
+        codec = CODECS[answered]
+        rank_base = self.config.rank_base
+        self.codec = codec(codec.default_rank_base(self.id_name) if rank_base is None else rank_base)
+        for name, value in self.codec.setup(self.advertised, self.id_name, self.config.options):
+            self._setoption(name, value)
+        for name, value in self.config.options.items():
+            self._setoption(name, value)
+        self._isready(timeout, collect=True)
+
+    def _handshake(self, codec: Type[Codec], timeout: float, probing: bool) -> Optional[str]:
+        """Send `uci`/`ucci` and read up to uciok/ucciok. Returns the protocol that answered; when probing,
+        None if the engine did not answer in time and "dead" if it closed its output or exited."""
+        word = codec.handshake
+        deadline = time.monotonic() + timeout
+        try:
+            self._send(word)
+        except EngineError:
+            if probing:
+                return "dead"
+            raise
+        other_lines = 0
+        while True:
+            got = self._transport.read(deadline)
+            if got is None:
+                if probing:
+                    return None
+                if other_lines:
+                    raise EngineError("protocol", f"{self.name} printed output but never `{codec.ok}` "
+                                      f"(does it speak {word.upper()}?)", details=self._transport.context())
+                raise EngineError("hang", f"{self.name} did not answer `{word}` within {timeout:g} s",
+                                  details=self._transport.context())
+            stamp, line = got
+            if line is None:
+                if probing:
+                    return "dead"
+                raise self._transport.crash(f"during the `{word}` handshake")
+            words = line.split()
+            if not words:
+                continue
+            if words[0] in _BY_OK:
+                return _BY_OK[words[0]]
+            if words[0] not in ("id", "option") or len(words) < 2:
+                other_lines += 1
+            elif words[0] == "id":
+                field = parse_id(line)
+                if field is not None:
+                    setattr(self, f"id_{field[0]}", field[1] or None)
+            else:
+                option = parse_option_name(line)
+                if option:
+                    self.advertised[option.lower()] = option
+
+    def _setoption(self, name: str, value: Optional[str]) -> None:
+        assert self.codec is not None
+        value = None if value is None else str(value)
+        self._send(self.codec.option_line(name, value))
+        self.codec.option_sent(name, "" if value is None else value)
+
+    def _isready(self, timeout: float, collect: bool = False) -> None:
+        def other(line: str) -> None:
+            if collect and line.strip():
+                self.warnings.append(line)
+        self._send("isready")
+        self._expect(lambda line: line.strip() == "readyok", time.monotonic() + timeout, "isready", other)
+
+    def _sync(self, timeout: float) -> None:
+        """After a `stop` that timed out: wait for readyok, dropping the late bestmove (if it comes)."""
+        if not self._need_sync:
+            return
+        self._transport.drain()
+        deadline = time.monotonic() + timeout
+        assert self.codec is not None
+        codec = self.codec
+
+        def late(line: str) -> None:
+            if codec.parse_bestmove(line) is not None:
+                self._stale = False
+        self._send("isready")
+        self._expect(lambda line: line.strip() == "readyok", deadline, "isready after an earlier timeout", late)
+        if self._stale:   # a UCI engine may answer isready before the stopped search prints bestmove
+            end = time.monotonic() + self.stop_grace
+            while self._stale:
+                got = self._transport.read(end)
+                if got is None:
+                    break
+                if got[1] is None:
+                    raise self._transport.crash("after an earlier timeout")
+                late(got[1])
+        self._stale = self._need_sync = False
+
+    def _require_started(self) -> Codec:
+        if not self._transport.started or self.codec is None:
+            raise RuntimeError(f"{self.name}: start() it first")
+        if not self.alive:
+            raise self._transport.crash("earlier")
+        return self.codec
+
+    def _between_searches(self, timeout: float) -> None:
+        """Resynchronise the engine if a search overran, and drop the output nobody waited for."""
+        self._sync(timeout)
+        self._transport.drain()
+
+    # -- games -------------------------------------------------------------------------------------
+    def new_game(self, timeout: float = 10.0) -> None:
+        """Tell the engine a new game starts (UCI ucinewgame; UCCI `setoption newgame` if advertised)."""
+        codec = self._require_started()
+        self._between_searches(timeout)
+        for line in codec.new_game_lines(self.advertised):
+            self._send(line)
+        self._isready(timeout)
+
+    def set_option(self, name: str, value: Optional[str] = None, timeout: float = 10.0) -> None:
+        """Set one option between searches, in the protocol's syntax, and wait for readyok (used by
+        `jiangjun analyze` for MultiPV, Threads and Hash once the advertised options are known)."""
+        self._require_started()
+        self._between_searches(timeout)
+        self._setoption(name, value)
+        self._isready(timeout)
+
+    def option_name(self, *names: str) -> Optional[str]:
+        """The engine's spelling of the first of `names` (any case) it advertises, or None."""
+        for name in names:
+            spelled = self.advertised.get(name.lower())
+            if spelled is not None:
+                return spelled
+        return None
+
+    def go(self, fen: str, moves: Sequence[str], side: str, limits: Limits, timeout: float,
+           on_info: Optional[InfoCallback] = None) -> SearchResult:
+        """Search `fen` + `moves` (ICCS, ranks 0..9) for `side` ("red"/"black"). Waits for the answer for up to
+        `timeout` seconds; then sends stop and raises EngineError("hang") (with .result if stop was answered).
+
+        `on_info` is called with every `info` line of this search that carries information (every MultiPV
+        line); an exception it raises is ignored (the search goes on), except KeyboardInterrupt."""
+        codec = self._require_started()
+        go_line = codec.go_line(side, limits)   # ValueError before anything is sent
+        self._between_searches(timeout)
+        self._send(codec.position_line(fen, moves))
+        self._send(go_line)
+        self._gos += 1
+        sent = time.monotonic()
+        deadline = sent + timeout
+        main = _MainLine()
+        while True:
+            got = self._transport.read(deadline)
+            if got is None:
+                return self._timed_out(sent, timeout, main, on_info)
+            stamp, line = got
+            if line is None:
+                raise self._transport.crash(f"while thinking (go #{self._gos})")
+            best = self._take(line, main, on_info)
+            if best is not None:
+                return main.result(best, stamp - sent)
+
+    def _take(self, line: str, main: "_MainLine", on_info: Optional[InfoCallback]) -> Optional[BestMove]:
+        """Read one line of a search: an `info` goes to `main` and `on_info`; a `bestmove` is returned."""
+        assert self.codec is not None
+        info = self.codec.parse_info(line)
+        if info is not None:
+            main.add(info)
+            if on_info is not None:
+                try:
+                    on_info(info)
+                except Exception:
+                    pass
+            return None
+        return self.codec.parse_bestmove(line)
+
+    def _timed_out(self, sent: float, timeout: float, main: "_MainLine",
+                   on_info: Optional[InfoCallback]) -> SearchResult:
+        self._stale = self._need_sync = True
+        late: Optional[SearchResult] = None
+        try:
+            self._send("stop")
+            end = time.monotonic() + self.stop_grace
+            while True:
+                got = self._transport.read(end)
+                if got is None:
+                    break
+                stamp, line = got
+                if line is None:
+                    break
+                best = self._take(line, main, on_info)
+                if best is not None:
+                    late = main.result(best, stamp - sent)
+                    self._stale = False
+                    break
+        except EngineError:
+            pass
+        what = "answered stop late" if late is not None else "did not answer stop either"
+        raise EngineError("hang", f"{self.name} gave no move within {timeout:g} s and {what}",
+                          result=late, details=self._transport.context())
+
+    def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
+        """Send `lines` as they are and return the engine's output up to and including the first line for
+        which `until` is true. For commands beyond the two protocols, such as Fairy-Stockfish's `go perft`
+        and `d`; moves in them are in the engine's numbering (``codec.to_engine``)."""
+        self._require_started()
+        self._between_searches(timeout)
+        for line in lines:
+            self._send(line)
+        out: List[str] = []
+        out.append(self._expect(until, time.monotonic() + timeout, repr(lines[-1]), out.append))
+        return out
+
+    # -- shutdown ----------------------------------------------------------------------------------
+    def quit(self) -> None:
+        """Send quit, give the engine `quit_grace` seconds to exit, then kill it. Never raises."""
+        transport = self._transport
+        if not transport.started:
+            return
+        try:
+            if transport.returncode is None:
+                try:
+                    if self._stale:
+                        self._send("stop")
+                    self._send("quit")
+                except Exception:
+                    pass
+                transport.close_input(self.quit_grace)
+        except Exception:
+            pass
+        finally:
+            transport.kill()
+            transport.eof = True
+
+
+class _MainLine:
+    """What a SearchResult reports besides the move: the latest multipv-1 information of one search. Nodes
+    come from any such line (UCCI prints them on a line of their own); depth and PV from a line with a score."""
+
+    def __init__(self) -> None:
+        self.score: Optional[Score] = None
+        self.depth: Optional[int] = None
+        self.nodes: Optional[int] = None
+        self.pv: List[str] = []
+
+    def add(self, info: Info) -> None:
+        if info.multipv != 1:
+            return
+        if info.nodes is not None:
+            self.nodes = info.nodes
+        if info.score is not None:
+            self.score = info.score
+            if info.depth is not None:
+                self.depth = info.depth
+            if info.pv:
+                self.pv = list(info.pv)
+
+    def result(self, best: BestMove, elapsed: float) -> SearchResult:
+        return SearchResult(bestmove=best.move, ponder=best.ponder, score=self.score, depth=self.depth,
+                            nodes=self.nodes, pv=list(self.pv), elapsed=max(0.0, elapsed),
+                            resign=best.resign, draw_offer=best.draw_offer)
+
+
+def _name_of(process: EngineProcess) -> Callable[[], str]:
+    """`process.name`, for the transport's messages, without a reference that would keep the process alive
+    (its __del__ kills the engine)."""
+    ref = weakref.ref(process)
+    cmd = process.config.cmd
+
+    def name() -> str:
+        alive = ref()
+        return cmd if alive is None else alive.name
+    return name

@@ -1,0 +1,60 @@
+"""UCI, as spoken to Pikafish and Fairy-Stockfish.
+
+* ``setoption name <name> value <value>``; ``ucinewgame`` before each game.
+* ``go wtime btime winc binc movestogo | movetime | depth | nodes``, all in ms, wtime being Red's clock; the
+  limits combine.
+* An engine that advertises ``UCI_Variant`` (Fairy-Stockfish) is switched to ``xiangqi``, unless the user sets
+  it. Fairy-Stockfish in UCI mode numbers ranks 1..10.
+"""
+from __future__ import annotations
+
+from typing import Iterable, List, Mapping, Optional, Tuple
+
+from .codec import Codec, is_fairy_stockfish, is_red, ms
+from .values import Limits
+
+
+class UciCodec(Codec):
+    name = "uci"
+    handshake = "uci"
+    ok = "uciok"
+
+    @staticmethod
+    def default_rank_base(id_name: Optional[str]) -> int:
+        return 1 if is_fairy_stockfish(id_name) else 0
+
+    def setup(self, advertised: Mapping[str, str], id_name: Optional[str],
+              user_options: Iterable[str]) -> List[Tuple[str, str]]:
+        user = {name.lower() for name in user_options}
+        if "uci_variant" in advertised and "uci_variant" not in user:
+            return [("UCI_Variant", "xiangqi")]
+        return []
+
+    def option_line(self, name: str, value: Optional[str]) -> str:
+        line = f"setoption name {name}"
+        if value is not None and value != "":
+            line += f" value {value}"
+        return line
+
+    def new_game_lines(self, advertised: Mapping[str, str]) -> List[str]:
+        return ["ucinewgame"]
+
+    def go_line(self, side: str, limits: Limits) -> str:
+        is_red(side)            # not needed (wtime is Red's), but a bad side is an error in every dialect
+        words = ["go"]
+        if limits.red_time is not None or limits.black_time is not None:
+            for key, value in (("wtime", limits.red_time), ("btime", limits.black_time),
+                               ("winc", limits.red_inc), ("binc", limits.black_inc)):
+                if value is not None:
+                    words += [key, str(ms(value))]
+            if limits.movestogo:
+                words += ["movestogo", str(int(limits.movestogo))]
+        if limits.movetime is not None:
+            words += ["movetime", str(max(1, ms(limits.movetime)))]
+        if limits.depth is not None:
+            words += ["depth", str(int(limits.depth))]
+        if limits.nodes is not None:
+            words += ["nodes", str(int(limits.nodes))]
+        if len(words) == 1:
+            raise ValueError("Limits: give a clock, movetime, depth or nodes")
+        return " ".join(words)
