@@ -6,7 +6,7 @@ also be upper case or hyphenated ("H2-E2", "h2-e2"); output is always the lower-
 As numbers, a square is (file, rank) with file 0..8 and rank 0..9.
 
 Every module that reads coordinates uses the pattern and the helpers here, so they all accept the same
-texts. (The match runner's reader of engine output, engine/match/player.py, keeps its own wider pattern:
+texts. (The engine client's reader of engine output, engine/client/codec.py, keeps its own wider pattern:
 some engines print ranks 1..10.)
 """
 from __future__ import annotations
