@@ -23,8 +23,10 @@ number there), so that positions of one game are never on both sides. After each
 loss is measured; the best epoch's weights are kept, the step is halved when an epoch does not improve,
 and training stops after --patience such epochs. --baseline prints, first, the validation loss of a
 constant prediction and of our hand-crafted evaluation (Searcher.evaluate), as is and with its scale
-fitted: what the network has to beat. --check reports, last, how far the quantised integer evaluation
-(the engine's) is from the float one on the validation positions.
+fitted: what the network has to beat. The quantised net's output bias is calibrated on the training
+positions (nnue_net.calibrate_output_bias: it takes out the mean offset that rounding the output weights
+leaves). --check reports, last, how far the quantised integer evaluation (the engine's) is from the
+float one on the validation positions.
 
 Needs numpy and scipy (a development tool; the engine has no dependencies).
 """
@@ -40,8 +42,8 @@ import numpy as np
 import scipy.sparse
 
 from nnue_data import SCORE_LIMIT, read_records, record_fen
-from nnue_net import (N_INPUTS, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, evaluate_float, evaluate_quantised,
-                      quantise, record_features, rounding_bound, write_jjnn)
+from nnue_net import (N_INPUTS, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet, calibrate_output_bias,
+                      evaluate_float, evaluate_quantised, quantise, record_features, rounding_bound, write_jjnn)
 
 DTYPE = np.float32
 
@@ -237,13 +239,25 @@ def baselines(training: DataSet, validation: DataSet, k: float, log=print) -> No
         f"scaled by {scales[best]:.2f} (fitted on the validation set) {losses[best]:.6f}")
 
 
-def check(net: FloatNet, data: DataSet, log=print) -> tuple[float, float]:
-    """Max and mean |float - quantised| centipawns over the positions; logs them with the bound."""
+#: Training positions the output bias is calibrated on (nnue_net.calibrate_output_bias).
+CALIBRATION_POSITIONS = 20000
+
+
+def quantised(net: FloatNet, training: DataSet) -> QuantNet:
+    """The net quantised, its output bias calibrated on (a sample of) the training positions."""
+    us, them = record_features(training.records[:CALIBRATION_POSITIONS])
+    return calibrate_output_bias(net, quantise(net), us, them)
+
+
+def check(net: FloatNet, qnet: QuantNet, data: DataSet, log=print) -> tuple[float, float, float]:
+    """Max, mean and mean signed (float - quantised) centipawns over the positions, logged with the
+    worst-case bound of the rounding."""
     us, them = record_features(data.records)
-    difference = np.abs(evaluate_float(net, us, them) - evaluate_quantised(quantise(net), us, them))
-    log(f"check: quantised vs float on {len(difference)} positions: max {difference.max():.1f} cp, "
-        f"mean {difference.mean():.2f} cp (worst-case bound {rounding_bound(net):.0f} cp)")
-    return float(difference.max()), float(difference.mean())
+    difference = evaluate_float(net, us, them) - evaluate_quantised(qnet, us, them)
+    largest, mean, signed = np.abs(difference).max(), np.abs(difference).mean(), difference.mean()
+    log(f"check: quantised vs float on {len(difference)} positions: max {largest:.1f} cp, "
+        f"mean {mean:.2f} cp, mean signed {signed:+.2f} cp (worst-case bound {rounding_bound(net):.0f} cp)")
+    return float(largest), float(mean), float(signed)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -276,10 +290,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         baselines(training, validation, options.k, log)
     trainer = Trainer(initial_net(options.hidden, rng), options.k, options.lr)
     net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log)
-    write_jjnn(options.output, quantise(net))
+    qnet = quantised(net, training)
+    write_jjnn(options.output, qnet)
     log(f"wrote {options.output}")
     if options.check:
-        check(net, validation if len(validation) else training, log)
+        check(net, qnet, validation if len(validation) else training, log)
     return 0
 
 
