@@ -65,7 +65,7 @@ class DataSet:
     def __len__(self) -> int:
         return len(self.target)
 
-    def rows(self, index: np.ndarray) -> "DataSet":
+    def rows(self, index: "np.ndarray | slice") -> "DataSet":
         return DataSet(self.us[index], self.them[index], self.target[index], self.records[index])
 
 
@@ -144,7 +144,7 @@ class Trainer:
     def loss(self, data: DataSet, chunk: int = 8192) -> float:
         total = 0.0
         for i in range(0, len(data), chunk):
-            part = data.rows(np.arange(i, min(i + chunk, len(data))))
+            part = data.rows(slice(i, i + chunk))
             prediction = self.forward(part)[-1]
             total += float(np.sum((prediction - part.target) ** 2))
         return total / max(1, len(data))
@@ -198,7 +198,7 @@ def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int,
         shuffled = training.rows(rng.permutation(len(training)))
         total = 0.0
         for i in range(0, len(shuffled), batch_size):
-            batch = shuffled.rows(np.arange(i, min(i + batch_size, len(shuffled))))
+            batch = shuffled.rows(slice(i, i + batch_size))
             total += trainer.step(batch) * len(batch)
         seconds = time.perf_counter() - start
         val_loss = trainer.loss(validation) if len(validation) else float("nan")
