@@ -1,0 +1,295 @@
+"""The NNUE tools: the training-position format (tools/nnue_data.py), the network of the spec
+(tools/nnue_net.py), the generator (tools/gen_nnue_data.py) and the trainer (tools/train_nnue.py).
+
+The master-game test reads ccpd-games.tar.xz from $JIANGJUN_SHARED/data, else from shared/data next to
+the repository, and skips without it.
+"""
+from __future__ import annotations
+
+import os
+import random
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import nnue_data  # noqa: E402
+import nnue_net  # noqa: E402
+
+from engine import Position  # noqa: E402
+
+
+def archive() -> Path | None:
+    shared = Path(os.environ.get("JIANGJUN_SHARED") or ROOT.parent / "shared")
+    path = shared / "data" / "ccpd-games.tar.xz"
+    return path if path.is_file() else None
+
+
+def random_positions(count: int, seed: int = 7) -> list[Position]:
+    """Positions along random games (each a fresh Position from the FEN, so the record has no history)."""
+    rng = random.Random(seed)
+    out = []
+    position = Position()
+    while len(out) < count:
+        moves = position.legal_moves()
+        if not moves or position.outcome() is not None or len(position.move_stack) > 150:
+            position = Position()
+            continue
+        position.push(rng.choice(moves))
+        out.append(Position(position.fen()))
+    return out
+
+
+def records_of(positions: list[Position]) -> bytes:
+    return b"".join(
+        nnue_data.pack_record(p.kernel_board.pieces(), p.turn == "black", 17 * i - 300, i % 3 - 1, i, i // 5,
+                              from_game_record=i % 2 == 0)
+        for i, p in enumerate(positions))
+
+
+# -- the format ---------------------------------------------------------------------------------------
+
+def test_records_round_trip(tmp_path):
+    positions = random_positions(40)
+    path = str(tmp_path / "positions.bin")
+    packed = records_of(positions)
+    with nnue_data.RecordWriter(path) as writer:
+        for i in range(0, len(packed), nnue_data.RECORD.itemsize):
+            writer.write(packed[i:i + nnue_data.RECORD.itemsize])
+    assert os.path.getsize(path) == 16 + 55 * len(positions)
+    for records in (nnue_data.read_records(path), nnue_data.read_records(path, mmap=False)):
+        assert len(records) == len(positions)
+        for i, (record, position) in enumerate(zip(records, positions)):
+            assert nnue_data.record_fen(record).split()[:2] == position.fen().split()[:2]
+            assert int(record["score"]) == 17 * i - 300
+            assert int(record["result"]) == i % 3 - 1
+            assert int(record["ply"]) == i and int(record["game"]) == i // 5
+            assert bool(record["flags"] & nnue_data.FLAG_FROM_GAME_RECORD) == (i % 2 == 0)
+
+
+def test_records_append_clamp_and_torn_tail(tmp_path):
+    path = str(tmp_path / "positions.bin")
+    pieces = Position().kernel_board.pieces()
+    with nnue_data.RecordWriter(path) as writer:
+        writer.write(nnue_data.pack_record(pieces, False, 25000, 1, 70000, 2**32 - 1))
+    with nnue_data.RecordWriter(path, append=True) as writer:
+        writer.write(nnue_data.pack_record(pieces, True, -25000, -1, 0, 0))
+    with open(path, "ab") as f:
+        f.write(b"\x01\x02\x03")           # a record cut short
+    records = nnue_data.read_records(path)
+    assert list(records["score"]) == [10000, -10000]
+    assert list(records["ply"]) == [65535, 0]
+    assert int(records["game"][0]) == 2**32 - 1
+    assert list(records["flags"] & 1) == [0, 1]
+
+
+def test_records_reject_other_files(tmp_path):
+    path = tmp_path / "other.bin"
+    path.write_bytes(b"JJNN" + bytes(12))
+    with pytest.raises(nnue_data.FormatError):
+        nnue_data.read_records(str(path))
+    path.write_bytes(struct.pack("<4sIII", b"JJTP", 2, 55, 0))
+    with pytest.raises(nnue_data.FormatError):
+        nnue_data.read_records(str(path))
+
+
+def test_board_nibbles_follow_the_layout():
+    # Red's general on e0 (square 4: byte 2, low nibble), Black's on d9 (square 84: byte 42, low nibble).
+    board = nnue_data.board_codes([(0, 0, 4, 0), (1, 0, 3, 9), (0, 6, 2, 3)])
+    assert board[2] == 1 and board[42] == 9
+    assert board[14] == 7 << 4                # a Red soldier on c3: square 29, high nibble of byte 14
+    assert sum(1 for b in board for nibble in (b & 15, b >> 4) if nibble) == 3
+
+
+# -- the network --------------------------------------------------------------------------------------
+
+def test_features_match_the_spec_by_piece_map():
+    positions = random_positions(60, seed=3)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    us, them = nnue_net.record_features(records)
+    for position, u, t in zip(positions, us, them):
+        black = 1 if position.turn == "black" else 0
+        assert sorted(int(i) for i in u if i != nnue_net.NO_FEATURE) == \
+            nnue_net.position_features(position.piece_map(), black)
+        assert sorted(int(i) for i in t if i != nnue_net.NO_FEATURE) == \
+            nnue_net.position_features(position.piece_map(), 1 - black)
+
+
+def test_start_position_features():
+    pieces = Position().piece_map()
+    red = nnue_net.position_features(pieces, 0)
+    black = nnue_net.position_features(pieces, 1)
+    assert red == black                         # the start position is symmetric between the sides
+    assert (0 * 7 + 0) * 90 + 0 * 9 + 4 in red  # own general on e0: type 0, rank 0, file 4
+    assert (1 * 7 + 0) * 90 + 9 * 9 + 4 in red  # the enemy general on e9
+    assert len(red) == 32 and max(red) < nnue_net.N_INPUTS
+
+
+def random_net(hidden: int, seed: int = 1) -> "nnue_net.FloatNet":
+    rng = np.random.default_rng(seed)
+    return nnue_net.FloatNet(rng.normal(0, 0.1, (nnue_net.N_INPUTS, hidden)), rng.normal(0.5, 0.2, hidden),
+                             rng.normal(0, 0.3, 2 * hidden), -0.03)
+
+
+def test_integer_evaluation_is_exact_for_the_quantised_weights():
+    # The integer arithmetic against the float evaluation of the very values the file holds: they differ
+    # only by the truncation to whole centipawns (toward zero, as C's division), so by less than 1 cp.
+    records = np.frombuffer(records_of(random_positions(200, seed=5)), dtype=nnue_data.RECORD)
+    us, them = nnue_net.record_features(records)
+    qnet = nnue_net.quantise(random_net(24))
+    exact = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
+    integer = nnue_net.evaluate_quantised(qnet, us, them)
+    assert np.all(np.abs(exact - integer) < 1 + 1e-6)
+    assert np.all(integer == np.trunc(exact + np.sign(exact) * 1e-9))
+    assert (integer < 0).any() and (integer > 0).any()
+
+
+def test_reference_evaluation_of_a_position_matches_the_arrays():
+    positions = random_positions(30, seed=11)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    qnet = nnue_net.quantise(random_net(8))
+    batch = nnue_net.evaluate_quantised(qnet, *nnue_net.record_features(records))
+    for position, value in zip(positions, batch):
+        assert nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black") == value
+
+
+def test_integer_division_truncates_toward_zero():
+    # One hidden unit, no features: out_q = a_q * wo_q + bo_q with a_q = b_q.
+    qnet = nnue_net.QuantNet(np.zeros((nnue_net.N_INPUTS, 1), np.int16), np.array([0], np.int16),
+                             np.array([0, 0], np.int16), 0)
+    none = np.full((1, nnue_net.MAX_PIECES), nnue_net.NO_FEATURE)
+    for bo, cp in [(-41, -1), (41, 1), (-40, -0), (-81, -1), (-82, -2), (16320, 400)]:
+        qnet.bo = bo                             # cp = bo * 400 / 16320: -41 -> -1.004..., -40 -> -0.98
+        assert int(nnue_net.evaluate_quantised(qnet, none, none)[0]) == cp
+
+
+def test_quantisation_keeps_accumulators_in_int16():
+    net = random_net(8)
+    net.W[:] = 100.0
+    qnet = nnue_net.quantise(net)
+    assert int(qnet.W.max()) * (nnue_net.MAX_PIECES + 1) <= 32767
+
+
+def test_jjnn_file_layout(tmp_path):
+    hidden = 8
+    qnet = nnue_net.quantise(random_net(hidden))
+    path = str(tmp_path / "net.jjnn")
+    nnue_net.write_jjnn(path, qnet)
+    data = open(path, "rb").read()
+    assert len(data) == nnue_net.jjnn_size(hidden) == 28 + 2 * (1260 * hidden + hidden + 2 * hidden) + 4 + 4
+    assert struct.unpack_from("<4sIIIiii", data) == (b"JJNN", 1, 1260, hidden, 255, 64, 400)
+    assert struct.unpack_from("<I", data, len(data) - 4)[0] == zlib.crc32(data[:-4])
+    assert struct.unpack_from("<h", data, 28 + 2 * (5 * hidden + 3))[0] == qnet.W[5, 3]   # feature-major
+    assert struct.unpack_from("<i", data, len(data) - 8)[0] == qnet.bo
+    back = nnue_net.read_jjnn(path)
+    assert np.array_equal(back.W, qnet.W) and np.array_equal(back.b, qnet.b)
+    assert np.array_equal(back.wo, qnet.wo) and back.bo == qnet.bo
+    corrupt = tmp_path / "corrupt.jjnn"
+    corrupt.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+    with pytest.raises(ValueError, match="CRC"):
+        nnue_net.read_jjnn(str(corrupt))
+
+
+# -- the generator ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def selfplay_file(tmp_path_factory):
+    import gen_nnue_data
+
+    path = str(tmp_path_factory.mktemp("nnue") / "selfplay.bin")
+    assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "3", "--nodes", "2000", "--seed", "3"]) == 0
+    return path
+
+
+def check_generated(records, from_game_record: bool):
+    assert len(records) > 0
+    assert set(np.unique(records["result"])) <= {-1, 0, 1}
+    assert np.all(np.abs(records["score"].astype(int)) <= 10000)
+    assert np.all((records["flags"] & nnue_data.FLAG_FROM_GAME_RECORD) == (2 if from_game_record else 0))
+    placements = set()
+    for record in records:
+        fen = nnue_data.record_fen(record)
+        assert not Position(fen).is_check()
+        placements.add(" ".join(fen.split()[:2]))
+    assert len(placements) == len(records)       # each position once
+    # Results are the side to move's: within a game they alternate with the side to move unless drawn.
+    for game in np.unique(records["game"]):
+        one = records[records["game"] == game]
+        red_view = one["result"] * np.where(one["flags"] & 1, -1, 1)
+        assert len(set(red_view.tolist())) == 1
+
+
+def test_selfplay_generator(selfplay_file, tmp_path):
+    import gen_nnue_data
+
+    records = nnue_data.read_records(selfplay_file)
+    check_generated(records, from_game_record=False)
+    assert len(np.unique(records["game"])) == 3
+    again = str(tmp_path / "again.bin")
+    gen_nnue_data.main(["selfplay", "-o", again, "--games", "3", "--nodes", "2000", "--seed", "3"])
+    assert open(again, "rb").read() == open(selfplay_file, "rb").read()      # deterministic for a seed
+
+
+@pytest.mark.skipif(archive() is None, reason="ccpd-games.tar.xz not found (JIANGJUN_SHARED)")
+def test_master_generator(tmp_path):
+    import gen_nnue_data
+
+    path = str(tmp_path / "master.bin")
+    assert gen_nnue_data.main(["master", "-o", path, "--games", "3", "--nodes", "500", "--seed", "2",
+                               "--archive", str(archive())]) == 0
+    records = nnue_data.read_records(path)
+    check_generated(records, from_game_record=True)
+    assert len(records) > 30
+
+
+# -- the trainer --------------------------------------------------------------------------------------
+
+def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    records, _ = train_nnue.load([selfplay_file], 3000)
+    data = train_nnue.data_set(records, 400.0, 0.7)
+    rng = np.random.default_rng(0)
+    trainer = train_nnue.Trainer(train_nnue.initial_net(16, rng), 400.0, 3e-3)
+    before = trainer.loss(data)
+    lines = []
+    net = train_nnue.train(trainer, data, data.rows(np.arange(0)), 6, 64, 3, rng, lines.append)
+    assert trainer.loss(data) < 0.8 * before
+    assert len(lines) == 7 and lines[-1].startswith("epoch 6")
+
+    qnet = train_nnue.quantised(net, data)
+    path = str(tmp_path / "net.jjnn")
+    nnue_net.write_jjnn(path, qnet)
+    data_bytes = open(path, "rb").read()
+    assert len(data_bytes) == nnue_net.jjnn_size(16)
+    assert struct.unpack_from("<I", data_bytes, len(data_bytes) - 4)[0] == zlib.crc32(data_bytes[:-4])
+
+    # Quantised against float. Without the calibration of the output bias, never beyond the worst case
+    # of the rounding of W, b, wo and bo (nnue_net.rounding_bound: 33 half steps of 1/QA per accumulator
+    # through |wo|, half a step of 1/QB per output weight, half a step of bo, truncation < 1 cp).
+    # The calibration moves bo by the mean offset over the positions, so that on them the mean signed
+    # difference is within the truncation (< 1 cp, plus half a step of bo); what is left varies by
+    # position, and stays within a few centipawns here (bound: 10 cp on average).
+    raw = nnue_net.quantise(net)
+    biggest, _, _ = train_nnue.check(net, raw, data, lines.append)
+    assert biggest <= nnue_net.rounding_bound(net)
+    biggest, mean, signed = train_nnue.check(net, qnet, data, lines.append)
+    assert abs(signed) < 1.1 and mean < 10
+
+
+def test_trainer_command_line(selfplay_file, tmp_path):
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    path = str(tmp_path / "cli.jjnn")
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "8", "--epochs", "2", "--batch", "128",
+                            "--validation", "0.34", "--check"]) == 0
+    assert nnue_net.read_jjnn(path).hidden == 8

@@ -1,0 +1,347 @@
+"""Generate training positions for the NNUE: self-play games, or master games, scored by our search.
+
+    python tools/gen_nnue_data.py selfplay -o selfplay.bin [--games 100] [--nodes 5000] [--seed 1]
+        [--workers 1] [--random-plies 4] [--max-plies 300] [--resign 2000]
+    python tools/gen_nnue_data.py master -o master.bin [--games 500] [--nodes 5000] [--seed 1]
+        [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
+
+selfplay: games of the in-process searcher (engine._core.Searcher, one thread, a fixed node count per
+move) against itself, each from a line of the match book (engine/match/book.txt) chosen at random and
+followed by --random-plies uniformly random legal moves for variety. A game ends by the rules
+(Position.outcome()); one longer than --max-plies is a draw; one in which the side to move's score has
+stayed beyond --resign centipawns (or a mate) for --resign-plies consecutive plies, both sides agreeing,
+is adjudicated to the side ahead.
+
+master: the master games of the Chinese Chess Practical Dataset (Yu-Han Tseng, 2026, CC BY 4.0), a
+tar.xz of Big5-encoded PGN files. engine.pgn guesses UTF-8 or GBK (GB18030 decodes most Big5 bytes into
+the wrong characters without an error), so this tool decodes each file as cp950 (Microsoft's Big5) itself;
+files that do not decode or read, and games without a result, are counted and skipped. --games distinct
+games (the archive files the same game under player, event and opening) are taken in an order shuffled
+by the seed; every position of them is searched.
+
+Which positions are kept (both sources): each position is searched with --nodes nodes (the transposition
+table and history are cleared at the start of each game, so a game's records do not depend on which
+worker played it); it is kept when the side to move is not in check and the search's best move is not a
+capture. Those are the positions whose static value the search score describes: in check or facing a
+capture, the score belongs to the tactics that follow, which the network at the leaves never has to
+judge. A position already written in this run (same pieces, same side to move) is not written again.
+The label is the search score (centipawns, side to move's view; mates as +-10000, see nnue_data) and
+the game's result.
+
+The output is a training-position file (tools/nnue_data.py), written as games finish, in game order:
+the same seed and options give the same file whatever --workers is. Progress goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import tarfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+
+from nnue_data import RecordWriter, describe, pack_record, read_records
+
+from engine import _core
+from engine.match.openings import default_book
+from engine.pgn import PgnError, read_games
+from engine.position import Position
+from engine.score import MATE_BOUND
+
+CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng, 2026, CC BY 4.0"
+DEFAULT_ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "data" / "ccpd-games.tar.xz"
+RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
+PROGRESS_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    nodes: int
+    hash_mb: int
+
+
+@dataclass(frozen=True)
+class SelfPlayGame:
+    """One self-play game to play: its number and the seed of its random choices."""
+
+    number: int
+    seed: int
+    random_plies: int
+    max_plies: int
+    resign: int
+    resign_plies: int
+
+
+@dataclass(frozen=True)
+class MasterGame:
+    """One master game to score: its number, start, moves, result and the plies to search (the others
+    were reached in earlier games)."""
+
+    number: int
+    fen: str
+    moves: tuple[str, ...]
+    result_for_red: int
+    plies: tuple[int, ...]
+
+
+@dataclass
+class GameRecords:
+    """What a worker sends back for a game: the keys and records of the positions kept, the number of
+    positions searched, and the result for Red."""
+
+    number: int
+    keys: list[int]
+    records: list[bytes]
+    searched: int
+    result_for_red: int
+
+
+# -- the worker ---------------------------------------------------------------------------------------
+
+_searcher: Optional[_core.Searcher] = None
+_settings: Optional[SearchSettings] = None
+
+
+def _start_worker(settings: SearchSettings) -> None:
+    global _searcher, _settings
+    _searcher = _core.Searcher(settings.hash_mb, 1)
+    _settings = settings
+
+
+def _result_of(position: Position) -> Optional[int]:
+    """The game's result for Red by the rules, or None while it goes on."""
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    return 0 if outcome.winner is None else (1 if outcome.winner == "red" else -1)
+
+
+def _search(position: Position) -> tuple[int, str, bool]:
+    """(score for the side to move, best move, whether the position is kept)."""
+    board = position.kernel_board
+    report = _searcher.search(board, nodes=_settings.nodes)
+    move = report.bestmove
+    capture = board.piece_at(ord(move[2]) - ord("a"), int(move[3])) is not None
+    return report.score, move, not capture and not position.is_check()
+
+
+def _label(score: int) -> int:
+    return (10000 if score > 0 else -10000) if abs(score) > MATE_BOUND else score
+
+
+def play_selfplay(game: SelfPlayGame) -> GameRecords:
+    """Play one self-play game and keep its quiet positions."""
+    rng = random.Random(game.seed)
+    book = default_book()
+    position = book[rng.randrange(len(book))].position()
+    for _ in range(game.random_plies):
+        moves = position.legal_moves()
+        if not moves or position.outcome() is not None:
+            break
+        position.push(rng.choice(moves))
+    _searcher.clear()
+    kept: list[tuple[int, list, bool, int, int]] = []      # key, pieces, black to move, score, ply
+    searched = streak = 0
+    streak_sign = 0
+    while True:
+        result = _result_of(position)
+        if result is not None:
+            break
+        ply = len(position.move_stack)
+        if ply >= game.max_plies:
+            result = 0
+            break
+        score, move, quiet = _search(position)
+        searched += 1
+        black = position.turn == "black"
+        if quiet:
+            kept.append((position.key, position.kernel_board.pieces(), black, _label(score), ply))
+        # Resignation: the score for Red beyond the threshold, with the same sign, ply after ply.
+        red_score = -score if black else score
+        sign = (red_score > 0) - (red_score < 0)
+        if abs(score) >= game.resign and sign == streak_sign:
+            streak += 1
+        else:
+            streak, streak_sign = (1, sign) if abs(score) >= game.resign else (0, 0)
+        if streak >= game.resign_plies:
+            result = streak_sign
+            break
+        position.push(move)
+    return _records(game.number, kept, searched, result, from_game_record=False)
+
+
+def score_master(game: MasterGame) -> GameRecords:
+    """Search the positions of one master game at the given plies and keep the quiet ones."""
+    position = Position(game.fen)
+    _searcher.clear()
+    wanted = set(game.plies)
+    kept = []
+    for ply, move in enumerate(game.moves):
+        if ply in wanted:
+            score, _, quiet = _search(position)
+            if quiet:
+                kept.append((position.key, position.kernel_board.pieces(), position.turn == "black",
+                             _label(score), ply))
+        position.push(move)
+    return _records(game.number, kept, len(wanted), game.result_for_red, from_game_record=True)
+
+
+def _records(number: int, kept: list, searched: int, result_for_red: int, from_game_record: bool) -> GameRecords:
+    records = [pack_record(pieces, black, score, -result_for_red if black else result_for_red, ply, number,
+                           from_game_record)
+               for _, pieces, black, score, ply in kept]
+    return GameRecords(number, [key for key, *_ in kept], records, searched, result_for_red)
+
+
+def _run(task: object) -> GameRecords:
+    return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
+
+
+# -- the master games ----------------------------------------------------------------------------------
+
+def archive_pgn_files(path: Path) -> list[tuple[str, bytes]]:
+    """(name, bytes) of every .pgn file of the archive, in archive order (one pass over the tar.xz)."""
+    files = []
+    with tarfile.open(path, "r:xz") as archive:
+        for member in archive:
+            if member.isfile() and member.name.endswith(".pgn"):
+                files.append((member.name, archive.extractfile(member).read()))
+    return files
+
+
+def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter) -> Iterator[MasterGame]:
+    """Up to `count` distinct games of the files, in an order shuffled by the seed. Each game's plies are
+    those whose position (pieces and side to move) no earlier game reached."""
+    order = list(range(len(files)))
+    random.Random(seed).shuffle(order)
+    seen_games: set[tuple[str, tuple[str, ...]]] = set()
+    seen_positions: set[int] = set()
+    number = 0
+    for index in order:
+        if number >= count:
+            return
+        name, data = files[index]
+        try:
+            games = read_games(data.decode("cp950"))
+        except UnicodeDecodeError:
+            skipped["not Big5"] += 1
+            continue
+        except PgnError:
+            skipped["unreadable"] += 1
+            continue
+        for game in games:
+            if game.result not in RESULTS_FOR_RED:
+                skipped["no result"] += 1
+                continue
+            identity = (game.starting_fen(), tuple(game.moves))
+            if identity in seen_games:
+                skipped["duplicate"] += 1
+                continue
+            seen_games.add(identity)
+            position = Position(game.starting_fen())
+            plies = []
+            for ply, move in enumerate(game.moves):
+                if position.key not in seen_positions:
+                    seen_positions.add(position.key)
+                    plies.append(ply)
+                position.push(move)
+            yield MasterGame(number, game.starting_fen(), tuple(game.moves), RESULTS_FOR_RED[game.result],
+                             tuple(plies))
+            number += 1
+            if number >= count:
+                return
+
+
+# -- the run -------------------------------------------------------------------------------------------
+
+def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, output: str, label: str) -> int:
+    """Run the tasks (in worker processes when workers > 1), write the records in task order, print
+    progress; returns the number of positions written."""
+    start = time.monotonic()
+    last_report = start
+    seen: set[int] = set()
+    games = searched = 0
+    results: Counter = Counter()
+    pool = None
+    if workers > 1:
+        pool = multiprocessing.get_context("spawn").Pool(workers, _start_worker, (settings,))
+        finished = pool.imap(_run, tasks)
+    else:
+        _start_worker(settings)
+        finished = map(_run, tasks)
+    try:
+        with RecordWriter(output) as writer:
+            for game in finished:
+                for key, record in zip(game.keys, game.records):
+                    if key not in seen:
+                        seen.add(key)
+                        writer.write(record)
+                games += 1
+                searched += game.searched
+                results[game.result_for_red] += 1
+                now = time.monotonic()
+                if now - last_report >= PROGRESS_SECONDS:
+                    last_report = now
+                    writer.flush()
+                    _progress(label, games, writer.count, searched, now - start)
+            count = writer.count
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    _progress(label, games, count, searched, time.monotonic() - start)
+    print(f"{label}: results for Red: {results[1]} wins, {results[0]} draws, {results[-1]} losses",
+          file=sys.stderr)
+    return count
+
+
+def _progress(label: str, games: int, positions: int, searched: int, seconds: float) -> None:
+    seconds = max(seconds, 1e-9)
+    print(f"{label}: {games} games, {positions} positions written ({positions / seconds:.1f}/s), "
+          f"{searched} searched ({searched / seconds:.1f}/s), {seconds:.0f} s", file=sys.stderr)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sources = parser.add_subparsers(dest="source", required=True)
+    selfplay = sources.add_parser("selfplay", help="self-play games of the in-process searcher")
+    master = sources.add_parser("master", help=f"master games of the {CREDIT}")
+    for sub in (selfplay, master):
+        sub.add_argument("-o", "--output", required=True, help="training-position file to write")
+        sub.add_argument("--games", type=int, default=100)
+        sub.add_argument("--nodes", type=int, default=5000, help="nodes per search (default 5000)")
+        sub.add_argument("--seed", type=int, default=1)
+        sub.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+        sub.add_argument("--hash", type=int, default=16, help="transposition table MB per worker")
+    selfplay.add_argument("--random-plies", type=int, default=4, help="random moves after the book line")
+    selfplay.add_argument("--max-plies", type=int, default=300, help="a longer game is a draw")
+    selfplay.add_argument("--resign", type=int, default=2000, help="adjudication threshold, centipawns")
+    selfplay.add_argument("--resign-plies", type=int, default=6)
+    master.add_argument("--archive", default=str(DEFAULT_ARCHIVE), help="ccpd-games.tar.xz")
+    options = parser.parse_args(argv)
+    settings = SearchSettings(options.nodes, options.hash)
+
+    if options.source == "selfplay":
+        seeds = random.Random(options.seed)
+        tasks: Iterable[object] = [
+            SelfPlayGame(n, seeds.getrandbits(63), options.random_plies, options.max_plies, options.resign,
+                         options.resign_plies) for n in range(options.games)]
+        generate(tasks, settings, options.workers, options.output, "selfplay")
+    else:
+        print(f"master games: {CREDIT}", file=sys.stderr)
+        skipped: Counter = Counter()
+        files = archive_pgn_files(Path(options.archive))
+        generate(master_games(files, options.games, options.seed, skipped), settings, options.workers,
+                 options.output, "master")
+        if skipped:
+            print("skipped: " + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())), file=sys.stderr)
+    print(describe(read_records(options.output), options.output), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+"""The small NNUE as specified for the engine: features, the float and the integer evaluation, the
+quantisation and the JJNN file. This module is the reference the engine's network evaluation is checked
+against (the trainer uses it; tests/test_nnue_tools.py tests it).
+
+Features, for a perspective P (0 Red, 1 Black): every piece, of colour c and type t (FEN letter index in
+KABNRCP), on file f (0..8 from Red's left) and rank r (0..9 from Red's back rank) is the feature
+
+    (s * 7 + t) * 90 + r' * 9 + f,   s = 0 if c == P else 1,   r' = r for Red, 9 - r for Black
+
+(N_INPUTS = 1260; at most 32 active per perspective). The network, with H hidden units per perspective:
+
+    acc_P = b + sum of W[i] over P's features          (W: N_INPUTS x H, b: H)
+    a_P   = clamp(acc_P, 0, 1)
+    out   = a_us . wo[:H] + a_them . wo[H:] + bo       (us: the side to move)
+    eval  = out * SCALE centipawns, from the side to move's view
+
+Quantised: W_q = round(W * QA), b_q = round(b * QA) (int16), wo_q = round(wo * QB) (int16),
+bo_q = round(bo * QA * QB) (int32); acc_q = b_q + sum W_q, a_q = clamp(acc_q, 0, QA),
+out_q = a_q_us . wo_q[:H] + a_q_them . wo_q[H:] + bo_q, cp = out_q * SCALE / (QA * QB) truncated toward
+zero (C's integer division). |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
+board fit int16 whatever the position: 33 * round(WEIGHT_LIMIT * QA) <= 32767.
+
+The JJNN file (version 1, little-endian): magic b"JJNN"; uint32 version, n_inputs, H; int32 QA, QB,
+SCALE; int16 W_q[N_INPUTS][H] (feature-major); int16 b_q[H]; int16 wo_q[2H]; int32 bo_q; uint32 zlib.crc32
+of all the bytes before it.
+"""
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+N_INPUTS = 1260
+QA = 255
+QB = 64
+SCALE = 400
+MAX_PIECES = 32
+#: The largest |W| and |b| whose quantised values cannot overflow an int16 accumulator (992 / 255 = 3.89).
+WEIGHT_LIMIT = (32767 // (MAX_PIECES + 1)) / QA
+#: The padding index of the (n, MAX_PIECES) feature arrays: a row of zeros appended to W.
+NO_FEATURE = N_INPUTS
+
+MAGIC = b"JJNN"
+FILE_VERSION = 1
+_FILE_HEAD = struct.Struct("<4sIIIiii")
+
+_SQUARE = np.arange(90)
+_RANK = _SQUARE // 9
+_FILE = _SQUARE % 9
+
+
+def feature_indices(codes: np.ndarray, perspective: np.ndarray) -> np.ndarray:
+    """The active features of each position for the given perspective (0 Red, 1 Black, per position):
+    an (n, MAX_PIECES) int32 array, padded with NO_FEATURE. codes: (n, 90) square codes as in
+    nnue_data (0 empty, 1 + t Red, 9 + t Black)."""
+    codes = np.asarray(codes)
+    perspective = np.asarray(perspective, dtype=np.int32)[:, None]
+    occupied = codes > 0
+    colour = (codes >= 9).astype(np.int32)
+    ptype = (codes & 7).astype(np.int32) - 1
+    own = (colour != perspective).astype(np.int32)        # 0: the perspective's own piece
+    rank = np.where(perspective == 0, _RANK, 9 - _RANK)
+    index = (own * 7 + ptype) * 90 + rank * 9 + _FILE
+    index = np.where(occupied, index, NO_FEATURE)
+    # The occupied squares first (a stable sort keeps them in square order), then the padding.
+    order = np.argsort(~occupied, axis=1, kind="stable")[:, :MAX_PIECES]
+    return np.take_along_axis(index, order, axis=1).astype(np.int32)
+
+
+def position_features(piece_map: dict[str, str], perspective: int) -> list[int]:
+    """The active features of a position given as ``Position.piece_map()`` (square -> FEN letter), by
+    the spec's words rather than arrays: the check on feature_indices and on the engine's own."""
+    out = []
+    for square, letter in piece_map.items():
+        file, rank = ord(square[0]) - ord("a"), int(square[1:])
+        colour = 0 if letter.isupper() else 1
+        ptype = "KABNRCP".index(letter.upper())
+        own = 0 if colour == perspective else 1
+        relative_rank = rank if perspective == 0 else 9 - rank
+        out.append((own * 7 + ptype) * 90 + relative_rank * 9 + file)
+    return sorted(out)
+
+
+@dataclass
+class FloatNet:
+    """The float network: W (N_INPUTS, H), b (H,), wo (2H,), bo (a float)."""
+
+    W: np.ndarray
+    b: np.ndarray
+    wo: np.ndarray
+    bo: float
+
+    @property
+    def hidden(self) -> int:
+        return len(self.b)
+
+
+@dataclass
+class QuantNet:
+    """The quantised network, as the JJNN file holds it."""
+
+    W: np.ndarray       # int16 (N_INPUTS, H)
+    b: np.ndarray       # int16 (H,)
+    wo: np.ndarray      # int16 (2H,)
+    bo: int             # int32
+    qa: int = QA
+    qb: int = QB
+    scale: int = SCALE
+
+    @property
+    def hidden(self) -> int:
+        return len(self.b)
+
+
+def _accumulate(weights: np.ndarray, bias: np.ndarray, features: np.ndarray, dtype: type) -> np.ndarray:
+    padded = np.vstack([weights.astype(dtype), np.zeros((1, weights.shape[1]), dtype=dtype)])
+    return bias.astype(dtype) + padded[features].sum(axis=1, dtype=dtype)
+
+
+#: Positions evaluated at a time: the gathered rows of W take CHUNK * MAX_PIECES * H * 8 bytes.
+CHUNK = 512
+
+
+def _in_chunks(evaluate, net, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+    parts = [evaluate(net, us[i:i + CHUNK], them[i:i + CHUNK]) for i in range(0, len(us), CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def evaluate_float(net: FloatNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+    """Centipawns (float64, side to move's view) for positions given by their feature arrays (us: the
+    side to move's, them: the other side's; see feature_indices)."""
+    return _in_chunks(_evaluate_float, net, us, them)
+
+
+def _evaluate_float(net: FloatNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+    h = net.hidden
+    a_us = np.clip(_accumulate(net.W, net.b, us, np.float64), 0.0, 1.0)
+    a_them = np.clip(_accumulate(net.W, net.b, them, np.float64), 0.0, 1.0)
+    return (a_us @ net.wo[:h] + a_them @ net.wo[h:] + net.bo) * SCALE
+
+
+def quantise(net: FloatNet) -> QuantNet:
+    """The integer network of the spec (W and b clipped to WEIGHT_LIMIT first)."""
+    w_q = np.round(np.clip(net.W, -WEIGHT_LIMIT, WEIGHT_LIMIT) * QA).astype(np.int16)
+    b_q = np.round(np.clip(net.b, -WEIGHT_LIMIT, WEIGHT_LIMIT) * QA).astype(np.int16)
+    wo = np.round(net.wo * QB)
+    if np.abs(wo).max(initial=0) > 32767:
+        raise ValueError("an output weight does not fit int16 after quantisation")
+    wo_q = wo.astype(np.int16)
+    bo_q = int(round(net.bo * QA * QB))
+    # The engine sums out_q in int32: the worst case over all activations must fit.
+    if QA * int(np.abs(wo_q.astype(np.int64)).sum()) + abs(bo_q) > 2**31 - 1:
+        raise ValueError("the output layer could overflow int32")
+    return QuantNet(w_q, b_q, wo_q, bo_q)
+
+
+def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> QuantNet:
+    """The quantised net with bo_q moved so that, over these positions, it evaluates as the float net
+    does on average. Rounding the output weights to steps of 1/QB errs by a fixed amount per weight;
+    weighted by the mean activations these errors add up to an offset common to all positions, tens of
+    centipawns when the weights are only a few steps large. The output bias takes that offset out; what
+    is left varies from position to position."""
+    offset = np.mean(evaluate_float(net, us, them) - evaluate_float(dequantise(qnet), us, them)) / SCALE
+    bo_q = qnet.bo + int(round(offset * qnet.qa * qnet.qb))
+    return QuantNet(qnet.W, qnet.b, qnet.wo, bo_q, qnet.qa, qnet.qb, qnet.scale)
+
+
+def dequantise(qnet: QuantNet) -> FloatNet:
+    """The float network whose exact values the integer one holds (for testing the integer arithmetic)."""
+    return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, qnet.bo / (qnet.qa * qnet.qb))
+
+
+def evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+    """Centipawns (int64, side to move's view) by the spec's integer arithmetic."""
+    return _in_chunks(_evaluate_quantised, qnet, us, them).astype(np.int64)
+
+
+def _evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
+    h = qnet.hidden
+    a_us = np.clip(_accumulate(qnet.W, qnet.b, us, np.int64), 0, qnet.qa)
+    a_them = np.clip(_accumulate(qnet.W, qnet.b, them, np.int64), 0, qnet.qa)
+    wo = qnet.wo.astype(np.int64)
+    out = a_us @ wo[:h] + a_them @ wo[h:] + qnet.bo
+    # C's division truncates toward zero; numpy's // floors: divide the magnitude.
+    scaled = out * qnet.scale
+    return np.sign(scaled) * (np.abs(scaled) // (qnet.qa * qnet.qb))
+
+
+def rounding_bound(net: FloatNet, active: int = MAX_PIECES) -> float:
+    """A worst-case bound, in centipawns, on |float eval - quantised eval| for a position with `active`
+    pieces: each accumulator is off by at most (active + 1) half steps of 1/QA (W and b rounded), which
+    the clamp does not enlarge; each output term a * wo by that times |wo| plus a half step 1/QB of wo
+    (a <= 1); bo by half a step of 1/(QA QB); the truncation to whole centipawns by less than 1.
+    It holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
+    acc_error = (active + 1) * 0.5 / QA
+    out_error = acc_error * np.abs(net.wo).sum() + len(net.wo) * 0.5 / QB + 0.5 / (QA * QB)
+    return float(out_error * SCALE + 1)
+
+
+def jjnn_bytes(qnet: QuantNet) -> bytes:
+    """The JJNN v1 file's bytes, byte for byte as specified."""
+    h = qnet.hidden
+    body = (_FILE_HEAD.pack(MAGIC, FILE_VERSION, N_INPUTS, h, qnet.qa, qnet.qb, qnet.scale)
+            + np.ascontiguousarray(qnet.W, dtype="<i2").reshape(N_INPUTS, h).tobytes()
+            + np.ascontiguousarray(qnet.b, dtype="<i2").tobytes()
+            + np.ascontiguousarray(qnet.wo, dtype="<i2").tobytes()
+            + struct.pack("<i", qnet.bo))
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def jjnn_size(hidden: int) -> int:
+    """The file size of a net with `hidden` units: header, W, b, wo, bo, CRC."""
+    return _FILE_HEAD.size + 2 * (N_INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+
+
+def write_jjnn(path: str, qnet: QuantNet) -> None:
+    """Write the net. To be replaced by engine.netfile.write_net when the engine's branch is merged."""
+    with open(path, "wb") as f:
+        f.write(jjnn_bytes(qnet))
+
+
+def read_jjnn(path: str) -> QuantNet:
+    """Read a JJNN v1 file (the CRC, the version and the input count checked)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < _FILE_HEAD.size + 8 or data[:4] != MAGIC:
+        raise ValueError(f"{path}: not a JJNN file")
+    if struct.unpack_from("<I", data, len(data) - 4)[0] != zlib.crc32(data[:-4]):
+        raise ValueError(f"{path}: CRC mismatch")
+    _, version, n_inputs, h, qa, qb, scale = _FILE_HEAD.unpack_from(data)
+    if version != FILE_VERSION or n_inputs != N_INPUTS or len(data) != jjnn_size(h):
+        raise ValueError(f"{path}: version {version}, {n_inputs} inputs, {len(data)} bytes: not JJNN v1")
+    at = _FILE_HEAD.size
+    w = np.frombuffer(data, "<i2", N_INPUTS * h, at).reshape(N_INPUTS, h)
+    at += 2 * N_INPUTS * h
+    b = np.frombuffer(data, "<i2", h, at)
+    at += 2 * h
+    wo = np.frombuffer(data, "<i2", 2 * h, at)
+    at += 4 * h
+    (bo,) = struct.unpack_from("<i", data, at)
+    return QuantNet(w.copy(), b.copy(), wo.copy(), bo, qa, qb, scale)
+
+
+def record_features(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(us, them) feature arrays of training records (nnue_data.RECORD): the side to move's and the
+    other side's."""
+    from nnue_data import FLAG_BLACK_TO_MOVE, unpack_codes
+
+    codes = unpack_codes(np.asarray(records["board"]))
+    black = (np.asarray(records["flags"]) & FLAG_BLACK_TO_MOVE).astype(np.int32)
+    return feature_indices(codes, black), feature_indices(codes, 1 - black)
+
+
+def evaluate_position(qnet: QuantNet, piece_map: dict[str, str], black_to_move: bool) -> int:
+    """The integer evaluation (centipawns, side to move's view) of a position given as
+    ``Position.piece_map()``: the reference for the engine's network evaluation of the same position."""
+    us = 1 if black_to_move else 0
+    padded = [position_features(piece_map, p) + [NO_FEATURE] * (MAX_PIECES - len(piece_map)) for p in (us, 1 - us)]
+    return int(evaluate_quantised(qnet, np.array([padded[0]]), np.array([padded[1]]))[0])
+
+
+if __name__ == "__main__":
+    # python tools/nnue_net.py NET.jjnn FEN [FEN ...]: the reference evaluation of each position.
+    import sys
+
+    from engine.position import Position
+
+    network = read_jjnn(sys.argv[1])
+    for fen in sys.argv[2:]:
+        position = Position(fen)
+        print(f"{evaluate_position(network, position.piece_map(), position.turn == 'black')} cp  {fen}")
