@@ -37,13 +37,13 @@ import argparse
 import multiprocessing
 import random
 import sys
-import tarfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
 from engine import _core
@@ -52,7 +52,7 @@ from engine.pgn import PgnError, read_games
 from engine.position import Position
 from engine.score import MATE_BOUND
 
-CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng, 2026, CC BY 4.0"
+CREDIT = ccpd.CREDIT
 DEFAULT_ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "data" / "ccpd-games.tar.xz"
 RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 PROGRESS_SECONDS = 10.0
@@ -203,16 +203,6 @@ def _run(task: object) -> GameRecords:
 
 # -- the master games ----------------------------------------------------------------------------------
 
-def archive_pgn_files(path: Path) -> list[tuple[str, bytes]]:
-    """(name, bytes) of every .pgn file of the archive, in archive order (one pass over the tar.xz)."""
-    files = []
-    with tarfile.open(path, "r:xz") as archive:
-        for member in archive:
-            if member.isfile() and member.name.endswith(".pgn"):
-                files.append((member.name, archive.extractfile(member).read()))
-    return files
-
-
 def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter) -> Iterator[MasterGame]:
     """Up to `count` distinct games of the files, in an order shuffled by the seed. Each game's plies are
     those whose position (pieces and side to move) no earlier game reached."""
@@ -226,7 +216,7 @@ def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped:
             return
         name, data = files[index]
         try:
-            games = read_games(data.decode("cp950"))
+            games = read_games(ccpd.decode(data))
         except UnicodeDecodeError:
             skipped["not Big5"] += 1
             continue
@@ -334,7 +324,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         print(f"master games: {CREDIT}", file=sys.stderr)
         skipped: Counter = Counter()
-        files = archive_pgn_files(Path(options.archive))
+        files = list(ccpd.pgn_files(Path(options.archive)))
         generate(master_games(files, options.games, options.seed, skipped), settings, options.workers,
                  options.output, "master")
         if skipped:

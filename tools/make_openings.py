@@ -16,42 +16,12 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tarfile
 from pathlib import Path
-from typing import Iterator, Tuple
 
+import ccpd
 from engine import START_FEN, Position
 from engine._core import Searcher
 from engine.pgn import PgnError, read_games
-
-CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng (CC BY 4.0)"
-
-
-def pgn_texts(source: Path) -> Iterator[Tuple[str, bytes]]:
-    """(name, bytes) of each PGN file in a tar archive, a folder, or the file itself."""
-    if source.is_dir():
-        for path in sorted(source.rglob("*.pgn")):
-            yield str(path), path.read_bytes()
-    elif tarfile.is_tarfile(source):
-        with tarfile.open(source) as archive:
-            for member in archive:
-                if member.isfile() and member.name.lower().endswith(".pgn"):
-                    handle = archive.extractfile(member)
-                    if handle is not None:
-                        yield member.name, handle.read()
-    else:
-        yield str(source), source.read_bytes()
-
-
-def decode(data: bytes) -> str:
-    """Text of a PGN file: UTF-8 if it is, else Big5 (the dataset's encoding), else GB18030."""
-    for encoding in ("utf-8", "cp950", "gb18030"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", errors="replace")
-
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -67,7 +37,7 @@ def main(argv=None) -> int:
 
     lines = []
     seen = set()
-    files = list(pgn_texts(args.source))
+    files = list(ccpd.pgn_files(args.source))
     random.Random(args.seed).shuffle(files)
     searcher = Searcher(hash_mb=16)
     unreadable = 0
@@ -75,8 +45,8 @@ def main(argv=None) -> int:
         if len(lines) >= args.count:
             break
         try:
-            games = read_games(decode(data).encode("utf-8"))
-        except PgnError:
+            games = read_games(ccpd.decode(data))
+        except (UnicodeDecodeError, PgnError):
             unreadable += 1
             continue
         for game in games:
@@ -100,7 +70,7 @@ def main(argv=None) -> int:
                 print(f"{len(lines)} openings", file=sys.stderr, flush=True)
     header = [f"# {len(lines)} openings: the first {args.plies} plies of master games, balanced within "
               f"{args.balance} cp at depth {args.depth} (tools/make_openings.py).",
-              f"# Games: {CREDIT}."]
+              f"# Games: {ccpd.CREDIT}."]
     args.output.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
     print(f"wrote {len(lines)} openings to {args.output} ({unreadable} files unreadable)", file=sys.stderr)
     return 0

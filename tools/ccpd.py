@@ -1,0 +1,35 @@
+"""The Chinese Chess Practical Dataset's game records, as the tools read them.
+
+The dataset (Yu-Han Tseng, CC BY 4.0; ../shared/data/ccpd-games.tar.xz) is a tar.xz of 53,893 PGN files
+in Big5. engine.pgn decodes bytes as UTF-8 or GB18030, which reads Big5 without an error but as the wrong
+characters, so the tools decode the files themselves (cp950, Microsoft's Big5) and hand text to it.
+"""
+from __future__ import annotations
+
+import tarfile
+from pathlib import Path
+from typing import Iterator, Tuple
+
+CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng (CC BY 4.0)"
+
+
+def pgn_files(source: Path) -> Iterator[Tuple[str, bytes]]:
+    """(name, bytes) of each .pgn file of a tar archive or a folder (sorted), or of the file itself."""
+    source = Path(source)
+    if source.is_dir():
+        for path in sorted(source.rglob("*.pgn")):
+            yield str(path), path.read_bytes()
+    elif tarfile.is_tarfile(source):
+        with tarfile.open(source) as archive:
+            for member in archive:
+                if member.isfile() and member.name.lower().endswith(".pgn"):
+                    handle = archive.extractfile(member)
+                    if handle is not None:
+                        yield member.name, handle.read()
+    else:
+        yield str(source), source.read_bytes()
+
+
+def decode(data: bytes) -> str:
+    """The text of a PGN file in Big5 (cp950). Raises UnicodeDecodeError for bytes that are not."""
+    return data.decode("cp950")
