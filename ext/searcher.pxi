@@ -278,11 +278,12 @@ cdef class Searcher:
         w.completed_depth = 0
         clear_killers(&w.ordering)
         age_history(&w.ordering)
+        for k in range(self.n_helpers):      # before any helper starts: this may raise MemoryError
+            copy_position(&self.helpers[k].pos, &w.pos)
+            prepare_evaluation(self.helpers[k], network)
         threads = []
         for k in range(self.n_helpers):
-            copy_position(&self.helpers[k].pos, &w.pos)
             self.helpers[k].root_ply = w.root_ply
-            prepare_evaluation(self.helpers[k], network)
             self.helpers[k].nodes = 0
             self.helpers[k].completed_depth = 0
             self.helpers[k].only_count = w.only_count
