@@ -100,7 +100,9 @@ cdef void* aligned_alloc_or_null(size_t size) noexcept nogil:
 
 
 # -- the accumulators --------------------------------------------------------------------------------
-# The loops are plain int16 arithmetic over H (a multiple of 16): gcc -O3 vectorises them.
+# The loops are plain int16 arithmetic over H (a multiple of 16): gcc -O3 vectorises them. Sums outside
+# int16 wrap (two's complement); addition modulo 2**16 does not depend on the order, so an updated
+# accumulator always equals a refreshed one, and the reference in tests/test_nnue.py wraps the same way.
 
 cdef void refresh_accumulator(NnueNetwork* net, Pos* p, int persp, int16_t* acc) noexcept nogil:
     """acc = biases + the weights of every piece's feature from persp's view (from scratch)."""
@@ -291,6 +293,9 @@ cdef class _NetworkArrays:
         _copy_int16(self.net.weights, array("h", network.weights), N_FEATURES * h)
         _copy_int16(self.net.biases, array("h", network.biases), h)
         _copy_int16(self.net.out_weights, array("h", network.out_weights), 2 * h)
+        bound = network.qa * sum([abs(self.net.out_weights[j]) for j in range(2 * h)]) + abs(network.out_bias)
+        if bound >= 2**31:
+            raise ValueError("the output layer can overflow int32 (QA * sum|Wo| + |bo| >= 2**31)")
         self.net.hidden = h       # last: a partly loaded network stays unusable
 
 

@@ -371,3 +371,12 @@ def test_ucci_evalfile_and_usennue(net_file, tmp_path):
         assert static == [f"info depth 0 score {expected}"] != hce and answer == "nobestmove"
         _, answer = search_lines(eng, "go depth 3")
         assert answer.split()[1] in after_h2e2.legal_moves()
+
+
+def test_set_network_refuses_an_output_that_can_overflow():
+    class Loud:
+        hidden, qa, qb, scale, out_bias = 160, 255, 64, 400, 0
+        weights, biases, out_weights = [0] * (1260 * 160), [0] * 160, [32767] * 320
+    with pytest.raises(ValueError, match="overflow int32"):
+        _core.set_network(Loud)
+    assert _core.network_hidden() == 0
