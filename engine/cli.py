@@ -41,6 +41,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               help=f"depth in plies (default {bench.DEFAULT_DEPTH})")
     bench_parser.add_argument("--hash", type=int, default=16, help="hash table size in MB (default 16)")
     bench_parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    bench_parser.add_argument("--evalfile", default=None, help="evaluate with this NNUE network file (JJNN)")
     sub.add_parser("match", add_help=False,
                    help="play engines against each other (jiangjun match -h lists the options)")
     sub.add_parser("analyze", add_help=False,
@@ -49,7 +50,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if options.command == "perft":
         return _perft(options)
     if options.command == "bench":
-        return bench.main(options.depth, options.hash, options.threads)
+        return bench.main(options.depth, options.hash, options.threads, options.evalfile)
     return 2
 
 

@@ -5,7 +5,7 @@ C-level Cython.
 Everything below the Python wrapper (api.pxi) is `noexcept nogil`: C structs and integer moves only.
 """
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 # One file per concept. The C-level code of each comes after the files it uses; the Python-visible
 # classes (api.pxi, searcher.pxi) come last.
@@ -17,6 +17,7 @@ include "movegen.pxi"
 include "chase.pxi"
 include "rules.pxi"
 include "eval.pxi"
+include "nnue.pxi"
 include "tt.pxi"
 include "movepick.pxi"
 include "search.pxi"
@@ -26,3 +27,4 @@ include "searcher.pxi"
 init_tables()
 set_eval_weights(DEFAULT_EVAL_WEIGHTS)
 init_search()
+init_nnue()

@@ -48,6 +48,9 @@ cdef struct Worker:
     int excluded_count
     int completed_depth
     int root_best_score      # the score of w.pv[0], the best root move found so far in this iteration
+    bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
+    NnueNetwork net          # the network of this search (a copy of the loaded one's struct; nnue.pxi)
+    AccumulatorStack acc     # its accumulators along the search path
 
 
 cdef int LMR_TABLE[64][64]
@@ -79,6 +82,14 @@ cdef void poll(Worker* w) noexcept nogil:
         return           # always finish depth 1, so that there is a move to play
     if (sh.hard_ns and now_ns() >= sh.hard_ns) or (sh.node_limit and w.nodes >= sh.node_limit):
         jj_store_int(&sh.stop, 1)
+
+
+cdef inline int evaluate_node(Worker* w, int ply) noexcept nogil:
+    """The static evaluation of the node at search ply `ply`: the network's when this search uses it
+    (the accumulators are brought up to date from the moves noted on the way), else the hand-crafted one."""
+    if w.use_nnue:
+        return clamp_to_eval_range(nnue_evaluate_ply(&w.acc, &w.net, &w.pos, w.root_ply, ply))
+    return evaluate(&w.pos)
 
 
 cdef bint has_big_pieces(Pos* p, int side) noexcept nogil:
@@ -146,7 +157,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     if ply > w.seldepth:
         w.seldepth = ply
     if ply >= MAX_PLY:
-        return evaluate(p)
+        return evaluate_node(w, ply)
     # The table: any stored result is at least as deep as quiescence.
     tte = tt_probe(&w.shared.tt, p.hist[p.ply].key)
     if tte != NULL:
@@ -163,7 +174,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     else:
         if not has_big_pieces(p, p.side) and not has_legal_move(p):
             return mated_in(ply)      # stalemate (see search)
-        best = evaluate(p)
+        best = evaluate_node(w, ply)
         if best >= beta:
             return best
         if best > alpha:
@@ -174,6 +185,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         move = pick_move(&ml, scores, i)
         if not in_check and scores[i] < 0:
             break        # the bad captures come last
+        note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
         score = -qsearch(w, -beta, -alpha, ply + 1)
@@ -227,7 +239,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if alpha >= beta:
             return alpha
         if ply >= MAX_PLY:
-            return evaluate(p)
+            return evaluate_node(w, ply)
 
     # Step 4. Transposition table.
     key = p.hist[p.ply].key
@@ -246,7 +258,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # below would miss: look first. Elsewhere a stalemate is too rare to pay for the test.
     if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
         return mated_in(ply)
-    static_eval = evaluate(p) if not in_check else -VALUE_INF
+    static_eval = evaluate_node(w, ply) if not in_check else -VALUE_INF
     w.static_evals[ply] = static_eval
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
@@ -258,6 +270,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 return score
         if null_ok and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
             r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
+            note_null_move(&w.acc, ply + 1)
             make_null_move(p)
             score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False)
             unmake_null_move(p)
@@ -283,6 +296,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         is_capture = p.board[move_to(move)] != 0
+        note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check

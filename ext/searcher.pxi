@@ -18,6 +18,26 @@ cdef Worker* new_worker(Shared* shared) except NULL:
     return w
 
 
+cdef void free_worker(Worker* w) noexcept nogil:
+    if w != NULL:
+        stack_free(&w.acc)
+        free(w)
+
+
+cdef int prepare_evaluation(Worker* w, _NetworkArrays network) except -1:
+    """Before a search from w.pos: evaluate with `network` (None: the hand-crafted evaluation), its
+    root accumulators computed from scratch. Raises MemoryError."""
+    w.use_nnue = network is not None
+    if not w.use_nnue:
+        return 0
+    if not stack_reserve(&w.acc, network.net.hidden):
+        w.use_nnue = False
+        raise MemoryError("cannot allocate the network's accumulators")
+    w.net = network.net
+    stack_set_root(&w.acc, &w.net, &w.pos)
+    return 0
+
+
 cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
     memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
 
@@ -94,6 +114,7 @@ cdef class Searcher:
     cdef Worker** helpers
     cdef int n_helpers
     cdef int _threads
+    cdef bint _use_nnue
 
     def __cinit__(self, int hash_mb=16, int threads=1):
         self.shared.tt.entries = NULL
@@ -106,13 +127,13 @@ cdef class Searcher:
 
     def __dealloc__(self):
         tt_free(&self.shared.tt)
-        free(self.main)
+        free_worker(self.main)
         self._free_helpers()
 
     cdef void _free_helpers(self):
         cdef int i
         for i in range(self.n_helpers):
-            free(self.helpers[i])
+            free_worker(self.helpers[i])
         free(self.helpers)
         self.helpers = NULL
         self.n_helpers = 0
@@ -136,6 +157,20 @@ cdef class Searcher:
         forget_history(&self.main.ordering)
         for i in range(self.n_helpers):
             forget_history(&self.helpers[i].ordering)
+
+    @property
+    def use_nnue(self):
+        """Whether the searches evaluate with the loaded network (set_network) rather than the hand-crafted
+        evaluation; without a loaded network they use the latter anyway. Read when a search starts."""
+        return self._use_nnue
+
+    @use_nnue.setter
+    def use_nnue(self, bint value):
+        self._use_nnue = value
+
+    cdef _NetworkArrays _network(self):
+        """The network the next search evaluates with, None for the hand-crafted evaluation."""
+        return loaded_network if self._use_nnue else None
 
     @property
     def threads(self):
@@ -163,14 +198,21 @@ cdef class Searcher:
         self.shared.hard_ns = now + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
 
     def evaluate(self, Board board):
+        """The static evaluation the search would use (the network's or the hand-crafted one), side to
+        move's view."""
+        cdef _NetworkArrays network = self._network()
+        if network is not None:
+            return evaluate_with(network, board.pos, True)
         return evaluate(board.pos)
 
     def quiescence(self, Board board):
         """The quiescence search score of the board's position (side to move's view), no time limit."""
         cdef Worker* w = self.main
         cdef int score
+        cdef _NetworkArrays network = self._network()     # held until the search ends
         copy_position(&w.pos, board.pos)
         w.root_ply = w.pos.ply
+        prepare_evaluation(w, network)
         self.shared.stop = 0
         self.shared.hard_ns = 0
         self.shared.node_limit = 0
@@ -204,8 +246,10 @@ cdef class Searcher:
         cdef int64_t start
         cdef uint64_t total_nodes
         cdef MoveList root
+        cdef _NetworkArrays network = self._network()     # held until the search ends (helpers included)
         copy_position(&w.pos, board.pos)
         w.root_ply = w.pos.ply
+        prepare_evaluation(w, network)
         w.only_count = 0
         w.excluded_count = 0
         for text in searchmoves:
@@ -234,9 +278,11 @@ cdef class Searcher:
         w.completed_depth = 0
         clear_killers(&w.ordering)
         age_history(&w.ordering)
+        for k in range(self.n_helpers):      # before any helper starts: this may raise MemoryError
+            copy_position(&self.helpers[k].pos, &w.pos)
+            prepare_evaluation(self.helpers[k], network)
         threads = []
         for k in range(self.n_helpers):
-            copy_position(&self.helpers[k].pos, &w.pos)
             self.helpers[k].root_ply = w.root_ply
             self.helpers[k].nodes = 0
             self.helpers[k].completed_depth = 0
@@ -352,3 +398,69 @@ cdef class Searcher:
                     reply = move_to_iccs(e.move)
         unmake_move(p)
         return reply
+
+
+def nnue_check_incremental(Board board, actions):
+    """Test hook: walk from the board's position as a search does, with a search worker's accumulator
+    stack, and check the lazily updated accumulators against ones computed from scratch.
+
+    actions: ICCS moves (made as the search makes them), "null" (a null move), "undo" (take back the last
+    move or null move) and "eval" (evaluate the current node). Returns one bool per "eval": whether both
+    perspectives' accumulators equal a refresh. Raises RuntimeError without a network (set_network),
+    ValueError for an illegal move, an undo at the start, or a walk deeper than the search goes.
+    """
+    cdef _NetworkArrays network = loaded_network
+    if network is None:
+        raise RuntimeError("no network is loaded (set_network)")
+    cdef Shared shared
+    cdef MoveList ml
+    cdef int ply = 0, persp, code, i
+    cdef int16_t* scratch = NULL
+    memset(&shared, 0, sizeof(Shared))
+    cdef Worker* w = new_worker(&shared)
+    made = []            # True for a null move, per ply
+    results = []
+    try:
+        copy_position(&w.pos, board.pos)
+        w.root_ply = w.pos.ply
+        prepare_evaluation(w, network)
+        scratch = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * network.net.hidden)
+        if scratch == NULL:
+            raise MemoryError()
+        for action in actions:
+            if action == "eval":
+                evaluate_node(w, ply)
+                equal = True
+                for persp in range(2):
+                    refresh_accumulator(&w.net, &w.pos, persp, scratch)
+                    if memcmp(scratch, stack_entry(&w.acc, ply, persp), sizeof(int16_t) * w.net.hidden) != 0:
+                        equal = False
+                results.append(equal)
+            elif action == "undo":
+                if ply == 0:
+                    raise ValueError("undo: no move to take back")
+                if made.pop():
+                    unmake_null_move(&w.pos)
+                else:
+                    unmake_move(&w.pos)
+                ply -= 1
+            else:
+                if ply + 1 > MAX_PLY:
+                    raise ValueError(f"the walk goes deeper than {MAX_PLY} plies")
+                if action == "null":
+                    note_null_move(&w.acc, ply + 1)
+                    make_null_move(&w.pos)
+                else:
+                    code = iccs_to_move(action)
+                    gen_legal(&w.pos, &ml)
+                    if code == 0 or not any(ml.moves[i] == code for i in range(ml.count)):
+                        raise ValueError(f"{action!r} is not a legal move here")
+                    note_move(&w.acc, ply + 1, &w.pos, code)
+                    make_move(&w.pos, code)
+                    update_rule_state(&w.pos)
+                made.append(action == "null")
+                ply += 1
+    finally:
+        free(scratch)
+        free_worker(w)
+    return results

@@ -4,6 +4,9 @@ The total node count is a signature of the search: with one thread it is determi
 position starts from a cleared searcher), so any change to the search or the evaluation that
 changes it shows up, and a change that should not (a refactoring, a speed-up) can be checked
 against it. Nodes per second measure the speed of this machine and build.
+
+`jiangjun bench --evalfile NET` searches with that NNUE network instead of the hand-crafted evaluation
+(a random one measures the network's speed: engine.netfile.random_network).
 """
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from .._core import Searcher
+from .._core import Searcher, clear_network, set_network
+from ..netfile import Network, NetFileError, read_net
 from ..position import Position
 
 __all__ = ["BENCH_FENS", "DEFAULT_DEPTH", "run_bench", "main"]
@@ -45,12 +49,15 @@ BENCH_FENS: tuple[str, ...] = (
 
 
 def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
-              positions: Optional[Sequence[str]] = None, *, verbose: bool = True) -> dict:
-    """Search each position (FEN) to `depth` with one fresh Searcher, cleared before each position.
+              positions: Optional[Sequence[str]] = None, *, verbose: bool = True,
+              network: Optional[Network] = None) -> dict:
+    """Search each position (FEN) to `depth` with one fresh Searcher, cleared before each position,
+    evaluating with `network` when one is given (it is the process's network during the bench, dropped
+    at the end), else with the hand-crafted evaluation.
 
     Prints a line per position and the totals (`Total nodes: N`, `Time: T ms`, `Nodes/second: NPS`)
     to stdout unless `verbose` is false. Returns {"depth", "hash_mb", "threads", "positions": [{"fen",
-    "bestmove", "score", "depth", "nodes", "time_ms"}, ...], "nodes", "time_ms", "nps"}; times are wall
+    "bestmove", "score", "depth", "nodes", "time_ms"}, ...], "nodes", "time_ms", "nps", "nnue"}; times are wall
     time of the searches alone. Raises ValueError for a depth below 1 and InvalidFenError for a bad FEN.
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
@@ -58,6 +65,19 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
     fens = list(BENCH_FENS if positions is None else positions)
     boards = [Position(fen) for fen in fens]  # all FENs checked before any search
     searcher = Searcher(hash_mb=hash_mb, threads=threads)
+    if network is not None:
+        set_network(network)
+        searcher.use_nnue = True
+    try:
+        return _run(searcher, depth, hash_mb, fens, boards, verbose, network)
+    finally:
+        if network is not None:
+            clear_network()
+
+
+def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: list[Position], verbose: bool,
+         network: Optional[Network]) -> dict:
+    """The bench proper (run_bench has checked the arguments and set the evaluation up)."""
     out = sys.stdout
     results = []
     total_nodes = 0
@@ -81,23 +101,27 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
     if verbose:
         print("=" * 40, file=out)
         print(f"Depth: {depth}  Hash: {hash_mb} MB  Threads: {searcher.threads}  Positions: {len(fens)}", file=out)
+        if network is not None:
+            print(f"Evaluation: NNUE, {network.hidden} hidden units", file=out)
         print(f"Total nodes: {total_nodes}", file=out)
         print(f"Time: {time_ms:.0f} ms", file=out)
         print(f"Nodes/second: {nps}", file=out, flush=True)
     return {"depth": depth, "hash_mb": hash_mb, "threads": searcher.threads, "positions": results,
-            "nodes": total_nodes, "time_ms": time_ms, "nps": nps}
+            "nodes": total_nodes, "time_ms": time_ms, "nps": nps, "nnue": network is not None}
 
 
-def main(depth: Optional[int] = None, hash_mb: int = 16, threads: int = 1) -> int:
-    """`jiangjun bench [depth] [--hash MB] [--threads N]`: exit status 0, or 2 on bad arguments."""
+def main(depth: Optional[int] = None, hash_mb: int = 16, threads: int = 1, evalfile: Optional[str] = None) -> int:
+    """`jiangjun bench [depth] [--hash MB] [--threads N] [--evalfile NET]`: exit status 0, or 2 on bad
+    arguments (a network file that cannot be read included)."""
     depth = DEFAULT_DEPTH if depth is None else depth
     for name, value in (("depth", depth), ("--hash", hash_mb), ("--threads", threads)):
         if value < 1:
             print(f"jiangjun bench: {name} must be at least 1, not {value}", file=sys.stderr)
             return 2
     try:
-        run_bench(depth, hash_mb, threads)
-    except MemoryError as exc:
+        network = read_net(evalfile) if evalfile else None
+        run_bench(depth, hash_mb, threads, network=network)
+    except (MemoryError, NetFileError) as exc:
         print(f"jiangjun bench: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -20,9 +20,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from .._core import SearchReport, Searcher
+from .._core import SearchReport, Searcher, clear_network, network_hidden, set_network
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
+from ..netfile import read_net
 from ..position import Color, Position, normalize_move
 from ..score import Score
 from .limits import SearchLimits
@@ -41,7 +42,8 @@ MAX_PERFT_DEPTH = 6
 
 
 class EngineBusyError(RuntimeError):
-    """An action that needs an idle engine (resizing the table, perft) was asked for during a search."""
+    """An action that needs an idle engine (resizing the table, loading a network, perft) was asked for
+    during a search."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class EngineOptions:
     multipv: int = 1
     ponder: bool = False
     move_overhead_ms: int = 10
+    eval_file: str = ""           # a JJNN network file (engine.netfile); "" for none
+    use_nnue: bool = False        # evaluate with the network of eval_file (when one is loaded)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,9 @@ class _Job:
         self.pondering = limits.ponder
         self.draw_offer = limits.draw_offer
         self.thread: Optional[threading.Thread] = None
+        # Set just before the bestmove is reported: the searcher is idle from then on, even while the
+        # thread is still finishing (a GUI may change Hash or EvalFile as soon as it reads the bestmove).
+        self.answered = False
 
 
 class Engine:
@@ -118,6 +125,9 @@ class Engine:
     def __init__(self, options: EngineOptions = EngineOptions()) -> None:
         self._options = options
         self._searcher = Searcher(hash_mb=options.hash_mb, threads=options.threads)
+        self._searcher.use_nnue = options.use_nnue
+        if options.eval_file:
+            self._load_network(options.eval_file)
         self._position = Position()
         self._banmoves: tuple[str, ...] = ()
         self._job: Optional[_Job] = None
@@ -141,7 +151,7 @@ class Engine:
     def searching(self) -> bool:
         """Whether a `go` has not yet reported its bestmove."""
         job = self._job
-        return job is not None and job.thread is not None and job.thread.is_alive()
+        return job is not None and job.thread is not None and job.thread.is_alive() and not job.answered
 
     @property
     def perft_running(self) -> bool:
@@ -149,14 +159,21 @@ class Engine:
 
     # -- setup -------------------------------------------------------------------------------
     def configure(self, **changes: object) -> None:
-        """Change options (EngineOptions field names). Hash and Threads need an idle engine.
+        """Change options (EngineOptions field names). Hash, Threads and eval_file need an idle engine.
 
-        Raises EngineBusyError, MemoryError (the old table is kept), or TypeError for an unknown field;
-        values are assumed validated.
+        Setting eval_file (even to the same path: the file may have changed) loads that network, or drops
+        it for ""; use_nnue applies from the next search. Raises EngineBusyError, MemoryError (the old
+        table is kept), NetFileError (a ValueError; the current network stays), or TypeError for an
+        unknown field; values are assumed validated.
         """
         new = replace(self._options, **changes)  # type: ignore[arg-type]
         if (new.hash_mb != self._options.hash_mb or new.threads != self._options.threads) and self._busy():
             raise EngineBusyError("Hash and Threads cannot change during a search; send stop first")
+        if "eval_file" in changes:
+            if self._busy():
+                raise EngineBusyError("EvalFile cannot change during a search; send stop first")
+            self._load_network(new.eval_file)
+        self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
                 self._searcher.set_hash(new.hash_mb)
@@ -298,9 +315,29 @@ class Engine:
         """The static evaluation of the current position (centipawns, side to move's view)."""
         return int(self._searcher.evaluate(self._position.kernel_board))
 
+    def evaluation_summary(self) -> str:
+        """Which evaluation the next search uses, in words (for an `info string`)."""
+        hidden = network_hidden()
+        if self._options.use_nnue and hidden:
+            return f"NNUE evaluation with {self._options.eval_file} ({hidden} hidden units) enabled"
+        if self._options.use_nnue:
+            return "NNUE enabled but no network is loaded (set EvalFile): using the hand-crafted evaluation"
+        if hidden:
+            return (f"network {self._options.eval_file} ({hidden} hidden units) loaded; the hand-crafted "
+                    f"evaluation stays until NNUE is enabled")
+        return "using the hand-crafted evaluation"
+
     # -- internals ---------------------------------------------------------------------------
     def _busy(self) -> bool:
         return self.searching or self.perft_running
+
+    def _load_network(self, path: str) -> None:
+        """Load the network file at `path` into the kernel, or drop the network for "". The network is
+        the process's (one per kernel). Raises NetFileError; the current network then stays."""
+        if path:
+            set_network(read_net(path))
+        else:
+            clear_network()
 
     def _wait_perft(self) -> None:
         if self._perft is not None:
@@ -324,6 +361,7 @@ class Engine:
         job.released.wait()
         if result.bestmove is not None and job.draw_offer and result.score.value <= DRAW_ACCEPT_SCORE:
             result = replace(result, accept_draw=True)
+        job.answered = True
         job.on_bestmove(result)
 
     def _search(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,

@@ -42,6 +42,8 @@ class Option:
             if self.kind == "string":
                 return ""
             raise OptionError(f"option {self.name} needs a value")
+        if self.kind == "string" and text == "<empty>":
+            return ""     # what the option line advertises as the empty default, sent back by some GUIs
         try:
             if self.kind == "spin":
                 return parse_int(text, f"option {self.name}", self.minimum, self.maximum)

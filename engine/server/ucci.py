@@ -42,7 +42,13 @@ def ucci_options() -> tuple[Option, ...]:
         Option("newgame", "button"),
         Option("batch", "check", False),
         Option("debug", "check", False),
+        Option("evalfile", "string", ""),
+        Option("usennue", "check", False),
     )
+
+
+#: Other spellings accepted by `setoption` (lower case): the UCI names, for the UCI form of the command.
+OPTION_ALIASES = {"use nnue": "usennue"}
 
 
 def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
@@ -138,7 +144,7 @@ class UcciSession(Session):
         key = command.name.lower()   # the UCI form `name X value Y` is read too, leniently
         if key in IGNORED_OPTIONS:
             return
-        option = self.options.get(key)
+        option = self.options.get(OPTION_ALIASES.get(key, key))
         if option is None:
             raise OptionError(f"No such option: {quote(command.name)}")
         self.apply(option, option.parse(command.value))
@@ -160,6 +166,12 @@ class UcciSession(Session):
             self.engine.configure(threads=_spin(value) or default_threads())
         elif name == "ponder":
             self.engine.configure(ponder=bool(value))
+        elif name == "evalfile":
+            self.engine.configure(eval_file=value)
+            self.say(f"info string {self.engine.evaluation_summary()}")
+        elif name == "usennue":
+            self.engine.configure(use_nnue=bool(value))
+            self.say(f"info string {self.engine.evaluation_summary()}")
 
     def cmd_probe(self, args: list[str]) -> None:
         """`probe {fen F | startpos} [moves ...]`: the position is checked; the table is not exposed by

@@ -39,7 +39,13 @@ def uci_options() -> tuple[Option, ...]:
         Option("Move Overhead", "spin", 10, 0, 5000),
         Option("Clear Hash", "button"),
         Option("UCI_Variant", "combo", "xiangqi", choices=("xiangqi",)),
+        Option("EvalFile", "string", ""),
+        Option("Use NNUE", "check", False),
     )
+
+
+#: Other spellings accepted by `setoption` (lower case): the brief form of Stockfish's `Use NNUE`.
+OPTION_ALIASES = {"usennue": "use nnue"}
 
 
 def format_info(info: SearchInfo) -> str:
@@ -143,7 +149,8 @@ class UciSession(Session):
         if not args or args[0] != "name":
             raise CommandError(_SETOPTION_USAGE)
         command = parse_setoption(args, _SETOPTION_USAGE)
-        option = self.options.get(command.name.lower())
+        key = command.name.lower()
+        option = self.options.get(OPTION_ALIASES.get(key, key))
         if option is None:
             raise OptionError(f"No such option: {quote(command.name)}")
         self.apply(option, option.parse(command.value))
@@ -163,6 +170,12 @@ class UciSession(Session):
             self.engine.configure(ponder=value)
         elif key == "move overhead":
             self.engine.configure(move_overhead_ms=value)
+        elif key == "evalfile":
+            self.engine.configure(eval_file=value)
+            self.say(f"info string {self.engine.evaluation_summary()}")
+        elif key == "use nnue":
+            self.engine.configure(use_nnue=value)
+            self.say(f"info string {self.engine.evaluation_summary()}")
         # UCI_Variant: xiangqi is the only value, already checked by parse.
 
     def report_info(self, info: SearchInfo) -> None:

@@ -1,0 +1,230 @@
+"""NNUE network files, format "JJNN" version 1: read, write and check them (stdlib only).
+
+    net = read_net("nets/first.jjnn")      # NetFileError (a ValueError) says what is wrong with a bad file
+    write_net("copy.jjnn", net)
+
+The network (the engine's evaluation when a file is loaded, ext/nnue.pxi; the trainer writes it):
+
+- Features of a perspective P (0 = Red, 1 = Black): one per piece on the board, of colour c, type t in
+  FEN order (K=0, A=1, B=2, N=3, R=4, C=5, P=6), on file f (0..8 from Red's left) and rank r (0..9 from
+  Red's back rank). r' = r for Red's perspective, 9 - r for Black's; s = 0 for P's own pieces, 1 for the
+  opponent's. Index (s * 7 + t) * 90 + r' * 9 + f, below N_INPUTS = 1260 (feature_index below).
+- Accumulator of P: acc_P[j] = b[j] + sum of W[i][j] over P's active features i, j < H; int16 (sums
+  outside -32768..32767 wrap, two's complement: a trainer keeps them in range).
+- Output, us = the side to move's accumulator, them = the other: with a = clamp(x, 0, QA),
+  out = sum_j a(us[j]) * Wo[j] + sum_j a(them[j]) * Wo[H + j] + bo (int32), and the evaluation in
+  centipawns, side to move's view, is floor(out * SCALE / (QA * QB)): rounded towards minus infinity, as
+  Python's `//` and numpy.floor_divide do (not C's truncating `/`; the kernel corrects for it).
+
+The file, little-endian: magic b"JJNN"; uint32 version (1); uint32 n_inputs (1260); uint32 hidden H
+(1..2048, a multiple of 16); int32 QA, QB, SCALE; int16 W[n_inputs][H] (feature-major: all H weights of
+feature 0 first); int16 b[H]; int16 Wo[2H]; int32 bo; uint32 CRC-32 (zlib.crc32) of every byte before
+it. Nothing after it.
+
+Beyond the layout, a Network must keep its arithmetic inside the kernel's integers: 1 <= QA <= 32767,
+QB >= 1, QA * QB and SCALE below 2**31, SCALE >= 1, and QA * sum(|Wo|) + |bo| < 2**31 (so that the int32
+output cannot overflow in any position).
+"""
+from __future__ import annotations
+
+import os
+import random
+import struct
+import sys
+import zlib
+from array import array
+from dataclasses import dataclass, field
+from typing import Iterable, Union
+
+__all__ = ["MAGIC", "VERSION", "N_INPUTS", "MAX_HIDDEN", "HIDDEN_MULTIPLE", "NetFileError", "Network",
+           "feature_index", "read_net", "write_net", "encode_net", "decode_net", "random_network"]
+
+MAGIC = b"JJNN"
+VERSION = 1
+#: 2 sides (own, opponent's) x 7 piece types x 90 squares.
+N_INPUTS = 1260
+MAX_HIDDEN = 2048
+#: The hidden size is a multiple of this, so that the kernel's int16 loops need no remainder.
+HIDDEN_MULTIPLE = 16
+DEFAULT_QA = 255
+DEFAULT_QB = 64
+DEFAULT_SCALE = 400
+
+_HEADER = struct.Struct("<4sIIIiii")     # magic, version, n_inputs, hidden, QA, QB, SCALE
+_INT32 = struct.Struct("<i")
+_UINT32 = struct.Struct("<I")
+_INT32_LIMIT = 2**31
+_INT16_MAX = 32767
+
+
+class NetFileError(ValueError):
+    """A network file (or Network) that is not a valid JJNN version 1 network; the message says why."""
+
+
+def feature_index(perspective: int, color: int, piece_type: int, file: int, rank: int) -> int:
+    """The input index of a piece (color 0 Red / 1 Black, piece_type in "KABNRCP" order) on (file, rank)
+    from `perspective`'s view (0 Red, 1 Black)."""
+    relative_rank = rank if perspective == 0 else 9 - rank
+    own = 0 if color == perspective else 1
+    return (own * 7 + piece_type) * 90 + relative_rank * 9 + file
+
+
+def _int16_array(name: str, values: Iterable[int]) -> array:
+    if isinstance(values, array) and values.typecode == "h":
+        return values
+    try:
+        return array("h", values)
+    except (OverflowError, TypeError) as exc:
+        raise NetFileError(f"{name}: int16 values expected ({exc})") from None
+
+
+@dataclass(frozen=True)
+class Network:
+    """One JJNN network. weights: N_INPUTS * hidden int16, feature-major (weights[i * hidden + j] is
+    W[i][j]); biases: hidden; out_weights: 2 * hidden (the side to move's half first); out_bias: int32.
+    Any sequence of ints is accepted for the arrays and kept as array('h'). Raises NetFileError when the
+    sizes or the quantisation constants are out of bounds (see the module docstring)."""
+
+    hidden: int
+    weights: array = field(repr=False)
+    biases: array = field(repr=False)
+    out_weights: array = field(repr=False)
+    out_bias: int
+    qa: int = DEFAULT_QA
+    qb: int = DEFAULT_QB
+    scale: int = DEFAULT_SCALE
+
+    def __post_init__(self) -> None:
+        _check_hidden(self.hidden)
+        for name, length in (("weights", N_INPUTS * self.hidden), ("biases", self.hidden),
+                             ("out_weights", 2 * self.hidden)):
+            values = _int16_array(name, getattr(self, name))
+            object.__setattr__(self, name, values)
+            if len(values) != length:
+                raise NetFileError(f"{name} has {len(values)} values; hidden size {self.hidden} needs {length}")
+        _check_constants(self.qa, self.qb, self.scale)
+        if not -_INT32_LIMIT <= self.out_bias < _INT32_LIMIT:
+            raise NetFileError(f"out_bias {self.out_bias} does not fit in an int32")
+        bound = self.qa * sum(abs(w) for w in self.out_weights) + abs(self.out_bias)
+        if bound >= _INT32_LIMIT:
+            raise NetFileError(f"the output layer can overflow int32 (QA * sum|Wo| + |bo| = {bound}, "
+                               f"must stay below 2**31): scale the output weights down")
+
+    @property
+    def n_inputs(self) -> int:
+        return N_INPUTS
+
+
+def _check_hidden(hidden: int) -> None:
+    if not (1 <= hidden <= MAX_HIDDEN and hidden % HIDDEN_MULTIPLE == 0):
+        raise NetFileError(f"hidden size {hidden} is out of range: it must be 1..{MAX_HIDDEN} and a multiple "
+                           f"of {HIDDEN_MULTIPLE}")
+
+
+def _check_constants(qa: int, qb: int, scale: int) -> None:
+    if not 1 <= qa <= _INT16_MAX:
+        raise NetFileError(f"QA = {qa}: the clipped ReLU's ceiling must be 1..{_INT16_MAX}")
+    if qb < 1 or qa * qb >= _INT32_LIMIT:
+        raise NetFileError(f"QB = {qb}: it must be at least 1, with QA * QB below 2**31")
+    if not 1 <= scale < _INT32_LIMIT:
+        raise NetFileError(f"SCALE = {scale}: it must be a positive int32")
+
+
+def _little_endian(values: array) -> bytes:
+    if sys.byteorder == "little":
+        return values.tobytes()
+    swapped = array(values.typecode, values)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _int16_from(data: bytes, offset: int, count: int) -> array:
+    values = array("h")
+    values.frombytes(data[offset:offset + 2 * count])
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
+
+
+def encode_net(network: Network) -> bytes:
+    """The bytes of a JJNN file holding `network`."""
+    body = b"".join((
+        _HEADER.pack(MAGIC, VERSION, N_INPUTS, network.hidden, network.qa, network.qb, network.scale),
+        _little_endian(network.weights), _little_endian(network.biases), _little_endian(network.out_weights),
+        _INT32.pack(network.out_bias),
+    ))
+    return body + _UINT32.pack(zlib.crc32(body))
+
+
+def _file_size(hidden: int) -> int:
+    return _HEADER.size + 2 * (N_INPUTS * hidden + hidden + 2 * hidden) + _INT32.size + _UINT32.size
+
+
+def decode_net(data: bytes) -> Network:
+    """The Network in the bytes of a JJNN file. Raises NetFileError."""
+    data = bytes(data)
+    if data[:4] != MAGIC:
+        raise NetFileError(f"not a JJNN network file: it starts with {data[:4]!r}, not {MAGIC!r}")
+    if len(data) < _HEADER.size:
+        raise NetFileError(f"truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte header")
+    _, version, n_inputs, hidden, qa, qb, scale = _HEADER.unpack_from(data)
+    if version != VERSION:
+        raise NetFileError(f"JJNN version {version} is not supported: this engine reads version {VERSION}")
+    if n_inputs != N_INPUTS:
+        raise NetFileError(f"the network has {n_inputs} inputs; this engine's features need {N_INPUTS}")
+    _check_hidden(hidden)
+    _check_constants(qa, qb, scale)
+    expected = _file_size(hidden)
+    if len(data) < expected:
+        raise NetFileError(f"truncated: {len(data)} bytes, a network of hidden size {hidden} needs {expected}")
+    if len(data) > expected:
+        raise NetFileError(f"{len(data) - expected} trailing bytes after the CRC (hidden size {hidden} "
+                           f"needs exactly {expected} bytes)")
+    stored = _UINT32.unpack_from(data, expected - 4)[0]
+    computed = zlib.crc32(data[:expected - 4])
+    if stored != computed:
+        raise NetFileError(f"CRC mismatch: the file says {stored:08x}, its contents give {computed:08x} "
+                           f"(the file is damaged)")
+    offset = _HEADER.size
+    weights = _int16_from(data, offset, N_INPUTS * hidden)
+    offset += 2 * N_INPUTS * hidden
+    biases = _int16_from(data, offset, hidden)
+    offset += 2 * hidden
+    out_weights = _int16_from(data, offset, 2 * hidden)
+    offset += 4 * hidden
+    out_bias = _INT32.unpack_from(data, offset)[0]
+    return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale)
+
+
+def read_net(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]) -> Network:
+    """Read a network from a file path or from the bytes of a file. Raises NetFileError (with the path
+    in its message) for a file that cannot be read or is not a valid JJNN version 1 network."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return decode_net(source)
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise NetFileError(f"cannot read network file {os.fspath(source)!r}: {exc.strerror or exc}") from None
+    try:
+        return decode_net(data)
+    except NetFileError as exc:
+        raise NetFileError(f"{os.fspath(source)}: {exc}") from None
+
+
+def write_net(path: Union[str, "os.PathLike[str]"], network: Network) -> None:
+    """Write `network` as a JJNN file (replacing the file)."""
+    with open(path, "wb") as handle:
+        handle.write(encode_net(network))
+
+
+def random_network(hidden: int = 256, seed: int = 0, weight_range: int = 64, qa: int = DEFAULT_QA,
+                   qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE) -> Network:
+    """A network of uniform random weights in [-weight_range, weight_range] (for tests and speed
+    measurements: it plays nonsense). The range keeps an accumulator of 32 pieces inside int16 as long
+    as 33 * weight_range <= 32767."""
+    rng = random.Random(seed)
+    def values(count: int) -> array:
+        return array("h", [rng.randint(-weight_range, weight_range) for _ in range(count)])
+    return Network(hidden, values(N_INPUTS * hidden), values(hidden), values(2 * hidden),
+                   rng.randint(-1000, 1000), qa, qb, scale)

@@ -1,0 +1,352 @@
+# The NNUE evaluation: the network's arrays, its input features, the accumulators and the output layer.
+#
+# The network ("JJNN" version 1; engine/netfile.py holds the format and its reference description):
+# 1260 inputs per perspective (own/opponent's x 7 types x 90 squares, ranks counted from the perspective's
+# own back rank), H hidden units per perspective as int16 accumulators, then one output from both
+# perspectives' clipped accumulators, the side to move's first. A move changes 2 features of each
+# perspective (3 for a capture), so an accumulator is updated from its parent's with 2-3 column
+# adds/subtracts instead of being summed from its ~32 pieces.
+#
+# The network is global to the process, like the hand-crafted weights (eval.pxi), and used by a Searcher
+# only when told to (Searcher.use_nnue). Its arrays belong to a _NetworkArrays object: a search copies the
+# NnueNetwork struct into each worker and holds a reference to the object until it ends, so that loading
+# another network meanwhile (set_network) cannot free the arrays under it; it applies from the next search.
+#
+# Where the accumulators live: one stack per search worker (AccumulatorStack, in Worker), one entry per
+# search ply, not in Pos: Pos is copied and shared with perft and the library, whose make_move must stay
+# as cheap as it is. Entries are filled lazily: making a move in the search only notes the moving piece
+# (note_move, one byte); the accumulator of a ply is computed when that node is evaluated, from the
+# nearest computed ancestor by replaying the moves recorded in Pos.hist. Moves that are pruned right
+# after being made (futility, move count), and nodes that are never evaluated (in check), then cost
+# nothing; most nodes are evaluated, so the chain is nearly always one move long.
+
+from libc.stdlib cimport free
+from posix.stdlib cimport posix_memalign
+
+cdef enum:
+    N_FEATURES = 1260          # (2 * 7) * 90
+    NNUE_MAX_HIDDEN = 2048
+    NNUE_ALIGN = 64            # bytes: the arrays start on a cache line, which helps the vectorised loops
+    # AccumulatorStack.pending codes below 16 (piece ids start at 16).
+    ACC_READY = 0              # the entry holds the ply's accumulators
+    ACC_AFTER_NULL = 1         # not computed; the ply was reached by a null move (same pieces as its parent)
+
+
+cdef struct NnueNetwork:
+    int hidden                 # H; 0 when no network is loaded
+    int qa                     # clipped ReLU ceiling
+    int qb                     # output weight scale
+    int scale                  # centipawns per unit of out / (QA * QB)
+    int16_t* weights           # [N_FEATURES][H], feature-major
+    int16_t* biases            # [H]
+    int16_t* out_weights       # [2H]: the side to move's half, then the other side's
+    int32_t out_bias
+
+
+cdef struct AccumulatorStack:
+    # values[(ply * 2 + perspective) * hidden + j]; NULL until a search with the network allocates it.
+    int16_t* values
+    int hidden                 # the H that values is sized for (0: not allocated)
+    # Per search ply: ACC_READY, ACC_AFTER_NULL, or the id of the piece whose move led to the ply (the
+    # accumulators are then still to be computed from the parent's).
+    uint8_t pending[MAX_PLY + 2]
+
+
+# FEATURE_BASE[perspective][piece id]: (s * 7 + t) * 90 for the piece's side s (0: the perspective's own)
+# and its type t in the file's order. FEATURE_SQUARE[perspective][square]: r' * 9 + f.
+cdef int FEATURE_BASE[2][48]
+cdef int FEATURE_SQUARE[2][BOARD_SIZE]
+# The file's type numbers (FEN order K, A, B, N, R, C, P) of the kernel's types.
+cdef int FILE_PIECE_TYPE[7]
+FILE_PIECE_TYPE[KING] = 0
+FILE_PIECE_TYPE[ADVISOR] = 1
+FILE_PIECE_TYPE[ELEPHANT] = 2
+FILE_PIECE_TYPE[HORSE] = 3
+FILE_PIECE_TYPE[ROOK] = 4
+FILE_PIECE_TYPE[CANNON] = 5
+FILE_PIECE_TYPE[PAWN] = 6
+
+
+cdef void init_nnue() noexcept nogil:
+    """Fill the feature tables (after init_tables)."""
+    cdef int persp, piece, sq, rank
+    for persp in range(2):
+        for piece in range(48):
+            FEATURE_BASE[persp][piece] = 0
+            if PIECE_TYPE[piece] != NO_TYPE:
+                FEATURE_BASE[persp][piece] = ((0 if piece_side(piece) == persp else 1) * 7
+                                              + FILE_PIECE_TYPE[PIECE_TYPE[piece]]) * 90
+        for sq in range(BOARD_SIZE):
+            FEATURE_SQUARE[persp][sq] = 0
+            if IN_BOARD[sq]:
+                rank = rank_of(sq) if persp == RED else 9 - rank_of(sq)
+                FEATURE_SQUARE[persp][sq] = rank * 9 + file_of(sq)
+
+
+cdef inline int feature_of(int persp, int piece, int sq) noexcept nogil:
+    """The input index of `piece` on `sq` from `persp`'s view."""
+    return FEATURE_BASE[persp][piece] + FEATURE_SQUARE[persp][sq]
+
+
+cdef inline int16_t* feature_weights(NnueNetwork* net, int persp, int piece, int sq) noexcept nogil:
+    return net.weights + <Py_ssize_t>feature_of(persp, piece, sq) * net.hidden
+
+
+cdef void* aligned_alloc_or_null(size_t size) noexcept nogil:
+    cdef void* block = NULL
+    if posix_memalign(&block, NNUE_ALIGN, size) != 0:
+        return NULL
+    return block
+
+
+# -- the accumulators --------------------------------------------------------------------------------
+# The loops are plain int16 arithmetic over H (a multiple of 16): gcc -O3 vectorises them. Sums outside
+# int16 wrap (two's complement); addition modulo 2**16 does not depend on the order, so an updated
+# accumulator always equals a refreshed one, and the reference in tests/test_nnue.py wraps the same way.
+
+cdef void refresh_accumulator(NnueNetwork* net, Pos* p, int persp, int16_t* acc) noexcept nogil:
+    """acc = biases + the weights of every piece's feature from persp's view (from scratch)."""
+    cdef int j, piece, sq, h = net.hidden
+    cdef int16_t* column
+    for j in range(h):
+        acc[j] = net.biases[j]
+    for piece in range(16, 48):
+        sq = p.square[piece]
+        if sq:
+            column = feature_weights(net, persp, piece, sq)
+            for j in range(h):
+                acc[j] = acc[j] + column[j]
+
+
+cdef void update_accumulator(NnueNetwork* net, int16_t* parent, int16_t* child, int persp, int piece,
+                             int from_sq, int to_sq, int captured) noexcept nogil:
+    """child = parent after `piece` moved from from_sq to to_sq, capturing `captured` (0: none)."""
+    cdef int j, h = net.hidden
+    cdef int16_t* removed = feature_weights(net, persp, piece, from_sq)
+    cdef int16_t* added = feature_weights(net, persp, piece, to_sq)
+    cdef int16_t* taken
+    if captured:
+        taken = feature_weights(net, persp, captured, to_sq)
+        for j in range(h):
+            child[j] = parent[j] - removed[j] + added[j] - taken[j]
+    else:
+        for j in range(h):
+            child[j] = parent[j] - removed[j] + added[j]
+
+
+cdef inline int16_t* stack_entry(AccumulatorStack* stack, int ply, int persp) noexcept nogil:
+    return stack.values + <Py_ssize_t>(ply * 2 + persp) * stack.hidden
+
+
+cdef inline void note_move(AccumulatorStack* stack, int ply, Pos* p, int move) noexcept nogil:
+    """Before make_move(p, move) at search ply `ply - 1`: the accumulators of `ply` are stale."""
+    stack.pending[ply] = p.board[move_from(move)]
+
+
+cdef inline void note_null_move(AccumulatorStack* stack, int ply) noexcept nogil:
+    stack.pending[ply] = ACC_AFTER_NULL
+
+
+cdef bint stack_reserve(AccumulatorStack* stack, int hidden) noexcept nogil:
+    """Size the stack for a network of `hidden` units. Returns False when out of memory."""
+    if stack.hidden == hidden:
+        return True
+    free(stack.values)
+    stack.values = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * (MAX_PLY + 2) * 2 * hidden)
+    stack.hidden = hidden if stack.values != NULL else 0
+    return stack.values != NULL
+
+
+cdef void stack_free(AccumulatorStack* stack) noexcept nogil:
+    free(stack.values)
+    stack.values = NULL
+    stack.hidden = 0
+
+
+cdef void stack_set_root(AccumulatorStack* stack, NnueNetwork* net, Pos* p) noexcept nogil:
+    """Compute ply 0's accumulators from scratch (at the start of a search: p is its root)."""
+    refresh_accumulator(net, p, RED, stack_entry(stack, 0, RED))
+    refresh_accumulator(net, p, BLACK, stack_entry(stack, 0, BLACK))
+    stack.pending[0] = ACC_READY
+
+
+cdef void stack_bring_up_to_date(AccumulatorStack* stack, NnueNetwork* net, Pos* p, int root_ply,
+                                 int ply) noexcept nogil:
+    """Compute the accumulators of search ply `ply` (p is its position, root_ply the root's index in
+    p.hist), and of the uncomputed plies between it and its nearest computed ancestor: each from its
+    parent's, with the move p.hist recorded and the mover note_move noted."""
+    cdef int first = ply, k, persp, piece
+    cdef State* st
+    while stack.pending[first] != ACC_READY:
+        first -= 1           # ply 0 is always ready
+    for k in range(first + 1, ply + 1):
+        piece = stack.pending[k]
+        for persp in range(2):
+            if piece == ACC_AFTER_NULL:
+                memcpy(stack_entry(stack, k, persp), stack_entry(stack, k - 1, persp),
+                       sizeof(int16_t) * stack.hidden)
+            else:
+                st = &p.hist[root_ply + k - 1]
+                update_accumulator(net, stack_entry(stack, k - 1, persp), stack_entry(stack, k, persp), persp,
+                                   piece, move_from(st.move), move_to(st.move), st.captured)
+        stack.pending[k] = ACC_READY
+
+
+# -- the output ----------------------------------------------------------------------------------------
+
+cdef inline int32_t clipped_dot(int16_t* acc, int16_t* weights, int h, int16_t qa) noexcept nogil:
+    """sum_j clamp(acc[j], 0, qa) * weights[j]."""
+    cdef int j
+    cdef int16_t a
+    cdef int32_t total = 0
+    for j in range(h):
+        a = acc[j]
+        if a < 0:
+            a = 0
+        if a > qa:
+            a = qa
+        total += <int32_t>a * <int32_t>weights[j]
+    return total
+
+
+cdef int network_output(NnueNetwork* net, int16_t* us, int16_t* them) noexcept nogil:
+    """The evaluation (centipawns, side to move's view) of the accumulators of the side to move (us) and
+    of the other side: floor(out * SCALE / (QA * QB)), rounded towards minus infinity like Python's //
+    (C's / truncates towards zero, hence the correction)."""
+    cdef int h = net.hidden
+    cdef int32_t out = (clipped_dot(us, net.out_weights, h, <int16_t>net.qa)
+                        + clipped_dot(them, net.out_weights + h, h, <int16_t>net.qa) + net.out_bias)
+    cdef int64_t scaled = <int64_t>out * net.scale
+    cdef int64_t divisor = <int64_t>net.qa * net.qb
+    cdef int64_t quotient = scaled // divisor     # C division (the build sets cdivision)
+    if scaled % divisor < 0:
+        quotient -= 1
+    return <int>quotient
+
+
+cdef int nnue_evaluate_ply(AccumulatorStack* stack, NnueNetwork* net, Pos* p, int root_ply,
+                           int ply) noexcept nogil:
+    """The network's evaluation at search ply `ply` (p its position), from the lazily updated stack."""
+    stack_bring_up_to_date(stack, net, p, root_ply, ply)
+    return network_output(net, stack_entry(stack, ply, p.side), stack_entry(stack, ply, p.side ^ 1))
+
+
+cdef int nnue_evaluate_from_scratch(NnueNetwork* net, Pos* p, int16_t* scratch) noexcept nogil:
+    """The network's evaluation of p, its accumulators computed into scratch (2 * hidden int16)."""
+    refresh_accumulator(net, p, p.side, scratch)
+    refresh_accumulator(net, p, p.side ^ 1, scratch + net.hidden)
+    return network_output(net, scratch, scratch + net.hidden)
+
+
+cdef inline int clamp_to_eval_range(int value) noexcept nogil:
+    """Keep a network's output clear of the mate scores (the search's bounds assume it)."""
+    if value >= VALUE_MATE_IN_MAX:
+        return VALUE_MATE_IN_MAX - 1
+    if value <= -VALUE_MATE_IN_MAX:
+        return -VALUE_MATE_IN_MAX + 1
+    return value
+
+
+# -- the network's memory ------------------------------------------------------------------------------
+
+cdef void free_network(NnueNetwork* net) noexcept nogil:
+    free(net.weights)
+    free(net.biases)
+    free(net.out_weights)
+    net.weights = net.biases = net.out_weights = NULL
+    net.hidden = 0
+
+
+cdef void _copy_int16(int16_t* dst, values, Py_ssize_t count) except *:
+    cdef const unsigned char[:] raw = memoryview(values).cast("B")
+    if raw.shape[0] != count * 2:
+        raise ValueError(f"expected {count} int16 values, got {raw.shape[0] // 2}")
+    if count:
+        memcpy(dst, &raw[0], count * 2)
+
+
+cdef class _NetworkArrays:
+    """The kernel's copy of a network's arrays (freed with the object)."""
+    cdef NnueNetwork net
+
+    def __cinit__(self):
+        memset(&self.net, 0, sizeof(NnueNetwork))
+
+    def __dealloc__(self):
+        free_network(&self.net)
+
+    cdef load(self, network):
+        """Copy an engine.netfile.Network in. Raises ValueError for a bad size, MemoryError."""
+        from array import array
+        cdef int h = network.hidden
+        if not (0 < h <= NNUE_MAX_HIDDEN and h % 16 == 0):
+            raise ValueError(f"hidden size {h} is out of range (1..{NNUE_MAX_HIDDEN}, a multiple of 16)")
+        if not (0 < network.qa <= 32767 and network.qb > 0 and network.scale > 0):
+            raise ValueError("QA must be 1..32767, QB and SCALE positive")
+        self.net.qa, self.net.qb, self.net.scale = network.qa, network.qb, network.scale
+        self.net.out_bias = network.out_bias
+        self.net.weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * N_FEATURES * h)
+        self.net.biases = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * h)
+        self.net.out_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * h)
+        if self.net.weights == NULL or self.net.biases == NULL or self.net.out_weights == NULL:
+            raise MemoryError("cannot allocate the network")
+        _copy_int16(self.net.weights, array("h", network.weights), N_FEATURES * h)
+        _copy_int16(self.net.biases, array("h", network.biases), h)
+        _copy_int16(self.net.out_weights, array("h", network.out_weights), 2 * h)
+        bound = network.qa * sum([abs(self.net.out_weights[j]) for j in range(2 * h)]) + abs(network.out_bias)
+        if bound >= 2**31:
+            raise ValueError("the output layer can overflow int32 (QA * sum|Wo| + |bo| >= 2**31)")
+        self.net.hidden = h       # last: a partly loaded network stays unusable
+
+
+cdef _NetworkArrays loaded_network = None     # the network set_network loaded, None for none
+
+
+def set_network(network):
+    """Load an engine.netfile.Network into the kernel, replacing the current one. Searchers with use_nnue
+    evaluate with it from their next search on (a running search keeps the network it started with).
+    Raises ValueError for arrays of the wrong size, MemoryError (the current network then stays)."""
+    global loaded_network
+    cdef _NetworkArrays fresh = _NetworkArrays()
+    fresh.load(network)
+    loaded_network = fresh
+
+
+def clear_network():
+    """Drop the network: every Searcher evaluates with the hand-crafted evaluation from its next search on."""
+    global loaded_network
+    loaded_network = None
+
+
+def network_hidden():
+    """The hidden size H of the loaded network, 0 when none is loaded."""
+    return 0 if loaded_network is None else loaded_network.net.hidden
+
+
+cdef int evaluate_with(_NetworkArrays network, Pos* p, bint clamp) except? -1:
+    """The network's evaluation of p from scratch; clamped clear of the mate scores when `clamp`."""
+    cdef int16_t* scratch = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * network.net.hidden)
+    if scratch == NULL:
+        raise MemoryError()
+    cdef int value = nnue_evaluate_from_scratch(&network.net, p, scratch)
+    free(scratch)
+    return clamp_to_eval_range(value) if clamp else value
+
+
+def nnue_features(Board board):
+    """The active input indices of the board's position: (Red's perspective, Black's), each a sorted list."""
+    cdef int persp, piece
+    result = []
+    for persp in range(2):
+        result.append(sorted([feature_of(persp, piece, board.pos.square[piece])
+                              for piece in range(16, 48) if board.pos.square[piece]]))
+    return tuple(result)
+
+
+def nnue_evaluate(Board board):
+    """The loaded network's evaluation of the board's position, from scratch (centipawns, side to move's
+    view; not clamped clear of the mate scores as the search's is). Raises RuntimeError without a network."""
+    cdef _NetworkArrays network = loaded_network
+    if network is None:
+        raise RuntimeError("no network is loaded (set_network)")
+    return evaluate_with(network, board.pos, False)

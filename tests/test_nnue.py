@@ -1,0 +1,382 @@
+"""The NNUE evaluation in the kernel (ext/nnue.pxi) against a pure-Python reference of the JJNN spec
+(engine/netfile.py), the lazily updated accumulators against recomputed ones along search-like walks,
+the search with a network, and the EvalFile / Use NNUE options of both dialects."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from engine import Position, _core
+from engine.netfile import Network, NetFileError, random_network, read_net, write_net
+from engine.server.engine import Engine, EngineBusyError
+from engine.server.limits import SearchLimits
+from engine_driver import EngineDriver
+
+# -- the reference -----------------------------------------------------------------------------------
+# Written from the spec alone (not from engine.netfile's helpers): the trainer's cross-check is to agree
+# with it too.
+
+
+def reference_features(board: _core.Board, perspective: int) -> list[int]:
+    """Active input indices of `perspective` (0 Red, 1 Black): (s*7 + t)*90 + r'*9 + f."""
+    indices = []
+    for color, piece_type, file, rank in board.pieces():     # types in "KABNRCP" order
+        relative_rank = rank if perspective == 0 else 9 - rank
+        own = 0 if color == perspective else 1
+        indices.append((own * 7 + piece_type) * 90 + relative_rank * 9 + file)
+    return sorted(indices)
+
+
+def to_int16(value: int) -> int:
+    """Two's complement wrap, as the kernel's int16 accumulators do."""
+    return (value + 32768) % 65536 - 32768
+
+
+def reference_accumulator(net: Network, features: list[int]) -> list[int]:
+    h = net.hidden
+    acc = list(net.biases)
+    for i in features:
+        row = net.weights[i * h:(i + 1) * h]
+        acc = [a + w for a, w in zip(acc, row)]
+    return [to_int16(a) for a in acc]
+
+
+def reference_evaluate(net: Network, board: _core.Board) -> int:
+    """The evaluation in centipawns, side to move's view: floor(out * SCALE / (QA * QB))."""
+    h = net.hidden
+    accs = [reference_accumulator(net, reference_features(board, p)) for p in (0, 1)]
+    us, them = accs[board.side], accs[1 - board.side]
+    def clipped(x: int) -> int:
+        return min(max(x, 0), net.qa)
+    out = (sum(clipped(a) * w for a, w in zip(us, net.out_weights[:h]))
+           + sum(clipped(a) * w for a, w in zip(them, net.out_weights[h:])) + net.out_bias)
+    return out * net.scale // (net.qa * net.qb)      # Python's // rounds towards minus infinity
+
+
+# -- fixtures ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def net():
+    """A random H=32 network, loaded into the kernel for the test."""
+    network = random_network(hidden=32, seed=11, weight_range=400)
+    _core.set_network(network)
+    yield network
+    _core.clear_network()
+
+
+@pytest.fixture
+def net_file(tmp_path):
+    path = tmp_path / "random32.jjnn"
+    write_net(path, random_network(hidden=32, seed=5, weight_range=400))
+    return path
+
+
+def random_positions(count: int, seed: int, max_plies: int = 120) -> list[Position]:
+    """Positions of random games: every stage from the opening to bare endgames."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = Position()
+        for _ in range(rng.randrange(max_plies)):
+            moves = position.legal_moves()
+            if not moves or position.outcome() is not None:
+                break
+            captures = [m for m in moves if position.kernel_board.piece_at(ord(m[2]) - 97, int(m[3]))]
+            position.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+        found.append(position)
+    return found
+
+
+# -- features and the output -----------------------------------------------------------------------------
+
+
+def test_features_are_the_specs(net):
+    for position in random_positions(30, seed=1):
+        board = position.kernel_board
+        red, black = _core.nnue_features(board)
+        assert red == reference_features(board, 0) and black == reference_features(board, 1)
+        assert len(red) == len(board.pieces())
+
+
+def test_the_start_position_features():
+    red, black = _core.nnue_features(Position().kernel_board)
+    # Both sides' setups are mirror images across the river: each perspective sees the same features.
+    assert red == black and len(red) == 32
+    assert 4 in red                      # own general on e0 (rank 0, file 4)
+    assert 7 * 90 + 9 * 9 + 4 in red     # the opponent's general on its back rank, rank 9 for us
+
+
+def test_nnue_evaluate_matches_the_reference(net):
+    values = []
+    for position in random_positions(60, seed=2):
+        board = position.kernel_board
+        value = _core.nnue_evaluate(board)
+        assert value == reference_evaluate(net, board), position.fen()
+        values.append(value)
+    # The sample must exercise the rounding of negative values and a range of outputs.
+    assert any(v < 0 for v in values) and any(v > 0 for v in values) and len(set(values)) > 30
+
+
+def test_int16_wraparound_and_other_constants_match_the_reference():
+    # Weights large enough that 32 pieces overflow int16: the kernel wraps as the reference does.
+    network = random_network(hidden=16, seed=4, weight_range=3000, qa=127, qb=32, scale=600)
+    _core.set_network(network)
+    try:
+        wrapped = 0
+        for position in random_positions(20, seed=3):
+            board = position.kernel_board
+            assert _core.nnue_evaluate(board) == reference_evaluate(network, board)
+            for p in (0, 1):
+                features = reference_features(board, p)
+                raw = [b + sum(network.weights[i * 16 + j] for i in features) for j, b in enumerate(network.biases)]
+                wrapped += any(not -32768 <= x <= 32767 for x in raw)
+        assert wrapped > 0
+    finally:
+        _core.clear_network()
+
+
+def test_without_a_network():
+    _core.clear_network()
+    board = Position().kernel_board
+    assert _core.network_hidden() == 0
+    with pytest.raises(RuntimeError, match="no network"):
+        _core.nnue_evaluate(board)
+    with pytest.raises(RuntimeError, match="no network"):
+        _core.nnue_check_incremental(board, ["eval"])
+    searcher = _core.Searcher(1, 1)
+    searcher.use_nnue = True                           # no network: the hand-crafted evaluation
+    assert searcher.evaluate(board) == _core.Searcher(1, 1).evaluate(board)
+
+
+def test_set_network_checks_sizes():
+    class Fake:
+        hidden, qa, qb, scale, out_bias = 32, 255, 64, 400, 0
+        weights, biases, out_weights = [0] * (1260 * 32), [0] * 31, [0] * 64
+    with pytest.raises(ValueError, match="expected 32 int16 values"):
+        _core.set_network(Fake)
+    assert _core.network_hidden() == 0
+
+
+# -- the incremental accumulators ----------------------------------------------------------------------
+
+
+def random_walk(position: Position, rng: random.Random, steps: int) -> tuple[list[str], int]:
+    """A search-like walk for nnue_check_incremental: moves made and taken back, null moves (not in
+    check, as the search makes them), evaluations at some nodes only (so that accumulators are brought up
+    over several plies at once). Returns the actions and the number of captures among the moves."""
+    boards = [position.kernel_board.copy()]    # the position at each ply of the walk
+    actions: list[str] = []
+    captures = 0
+    for _ in range(steps):
+        board = boards[-1]
+        moves = board.legal_moves() if len(boards) < 60 else []
+        roll = rng.random()
+        if roll < 0.25:
+            actions.append("eval")
+        elif (roll < 0.45 or not moves) and len(boards) > 1:
+            actions.append("undo")
+            boards.pop()
+        elif roll < 0.5 and not board.in_check():
+            actions.append("null")
+            passed = _core.Board()
+            passed.set_up(board.pieces(), 1 - board.side, 0)
+            boards.append(passed)
+        elif moves:
+            taking = [m for m in moves if board.piece_at(ord(m[2]) - 97, int(m[3]))]
+            move = rng.choice(taking) if taking and rng.random() < 0.4 else rng.choice(moves)
+            captures += move in taking
+            actions.append(move)
+            after = board.copy()
+            after.push(move)
+            boards.append(after)
+    return actions, captures
+
+
+def test_incremental_accumulators_equal_recomputed_ones(net):
+    rng = random.Random(7)
+    checks = captures = nulls = 0
+    for position in random_positions(12, seed=5, max_plies=60):
+        actions, taken = random_walk(position, rng, 400)
+        results = _core.nnue_check_incremental(position.kernel_board, actions)
+        assert all(results), f"{position.fen()}: {actions}"
+        checks += len(results)
+        captures += taken
+        nulls += actions.count("null")
+    # Coverage floors: a walk generator that quietly stopped producing captures or nulls fails here.
+    assert checks > 800 and captures > 100 and nulls > 50
+
+
+def test_the_walk_hook_rejects_bad_actions(net):
+    board = Position().kernel_board
+    with pytest.raises(ValueError, match="undo"):
+        _core.nnue_check_incremental(board, ["undo"])
+    with pytest.raises(ValueError, match="not a legal move"):
+        _core.nnue_check_incremental(board, ["h2e2", "h0g2"])
+    assert _core.nnue_check_incremental(board, ["eval", "h2e2", "h9g7", "b0c2", "eval"]) == [True, True]
+
+
+# -- the search ----------------------------------------------------------------------------------------
+
+
+def test_searcher_evaluate_dispatches(net):
+    position = random_positions(1, seed=9)[0]
+    board = position.kernel_board
+    searcher = _core.Searcher(1, 1)
+    hand_crafted = searcher.evaluate(board)
+    searcher.use_nnue = True
+    assert searcher.evaluate(board) == _core.nnue_evaluate(board) == reference_evaluate(net, board)
+    searcher.use_nnue = False
+    assert searcher.evaluate(board) == hand_crafted
+
+
+def test_a_search_with_the_network(net):
+    board = Position().kernel_board
+    searcher = _core.Searcher(4, 1)
+    hce = searcher.search(board, depth=5)
+    searcher.clear()
+    searcher.use_nnue = True
+    first = searcher.search(board, depth=5)
+    searcher.clear()
+    second = searcher.search(board, depth=5)
+    assert first.bestmove in Position().legal_moves()
+    assert (first.nodes, first.score, first.pv) == (second.nodes, second.score, second.pv)   # deterministic
+    assert (first.nodes, first.score) != (hce.nodes, hce.score)
+    # Quiescence evaluates with the network too: it stands pat on the evaluation (the table cleared).
+    searcher.clear()
+    assert searcher.quiescence(board) >= searcher.evaluate(board)
+
+
+def test_helper_threads_have_their_own_accumulators(net):
+    searcher = _core.Searcher(4, 2)
+    searcher.use_nnue = True
+    for position in random_positions(3, seed=13, max_plies=40):
+        if position.legal_moves():
+            found = searcher.search(position.kernel_board, depth=6)
+            assert found.bestmove in position.legal_moves()
+
+
+def test_loading_a_network_during_a_search_waits_for_the_next_one(net):
+    # The running search keeps the network it started with (its arrays stay alive); no crash, no mix.
+    searcher = _core.Searcher(4, 2)
+    searcher.use_nnue = True
+    board = Position().kernel_board
+    done = []
+    thread = threading.Thread(target=lambda: done.append(searcher.search(board, nodes=300_000)))
+    thread.start()
+    for seed in range(5):
+        _core.set_network(random_network(hidden=16, seed=seed))
+        _core.clear_network()
+    thread.join(30)
+    assert done and done[0].bestmove
+
+
+# -- the engine facade and the protocols ----------------------------------------------------------------
+
+
+def test_the_facade_loads_and_drops_the_network(net_file, tmp_path):
+    engine = Engine()
+    try:
+        hce = engine.evaluate()
+        engine.configure(eval_file=str(net_file))
+        assert engine.evaluate() == hce                    # loaded, not used yet
+        engine.configure(use_nnue=True)
+        nnue = engine.evaluate()
+        assert nnue != hce and "enabled" in engine.evaluation_summary()
+        bad = tmp_path / "bad.jjnn"
+        bad.write_bytes(b"JJNN" + bytes(40))
+        with pytest.raises(NetFileError, match="version 0"):
+            engine.configure(eval_file=str(bad))
+        assert engine.options.eval_file == str(net_file) and engine.evaluate() == nnue   # the network stays
+        engine.go(SearchLimits(infinite=True), on_info=lambda info: None, on_bestmove=lambda result: None)
+        with pytest.raises(EngineBusyError, match="EvalFile"):
+            engine.configure(eval_file="")
+        engine.configure(use_nnue=False)                   # from the next search on, as MultiPV
+        engine.stop()
+        engine.wait()
+        engine.configure(eval_file="")
+        assert engine.evaluate() == hce and _core.network_hidden() == 0
+    finally:
+        engine.shutdown()
+        _core.clear_network()
+
+
+def search_lines(eng: EngineDriver, go: str) -> tuple[list[str], str]:
+    """Send a `go`; the `info depth` lines up to the answer, without their timing, and the answer."""
+    eng.send(go)
+    lines = eng.read_until(lambda line: line.startswith("bestmove") or line == "nobestmove", timeout=30)
+    infos = [line.split(" nps ")[0] for line in lines if line.startswith("info depth")]
+    return infos, lines[-1]
+
+
+def test_uci_a_bad_eval_file_is_reported_and_the_engine_plays_on(tmp_path):
+    bad = tmp_path / "bad.jjnn"
+    bad.write_bytes(b"not a network")
+    with EngineDriver() as eng:
+        lines = eng.handshake("uci")
+        assert "option name EvalFile type string default <empty>" in lines
+        assert "option name Use NNUE type check default false" in lines
+        eng.send("position startpos")
+        hce, _ = search_lines(eng, "go depth 3")
+        eng.send(f"setoption name EvalFile value {bad}")
+        eng.send("setoption name UseNNUE value true")
+        notes = eng.info_strings(eng.ping())
+        assert any("not a JJNN network file" in note and str(bad) in note for note in notes), notes
+        assert any("hand-crafted" in note for note in notes), notes
+        eng.send("ucinewgame")
+        infos, answer = search_lines(eng, "go depth 3")
+        assert infos == hce and answer.split()[1] in Position().legal_moves()
+
+
+def test_uci_a_good_eval_file_changes_the_evaluation(net_file):
+    after_h2e2 = Position()
+    after_h2e2.push("h2e2")
+    with EngineDriver() as eng:
+        eng.handshake("uci")
+        eng.send("position startpos moves h2e2")
+        hce, _ = search_lines(eng, "go depth 3")
+        eng.send(f"setoption name EvalFile value {net_file}")
+        eng.send("setoption name Use NNUE value true")
+        notes = eng.info_strings(eng.ping())
+        assert any("NNUE evaluation with" in note and "32 hidden units" in note for note in notes), notes
+        eng.send("ucinewgame")
+        nnue, answer = search_lines(eng, "go depth 3")
+        assert len(nnue) == 3 and nnue[-1].startswith("info depth 3 ") and nnue != hce
+        assert answer.split()[1] in after_h2e2.legal_moves()
+        # Back to the hand-crafted evaluation: the first search's lines again.
+        eng.send("setoption name Use NNUE value false")
+        eng.send("ucinewgame")
+        again, _ = search_lines(eng, "go depth 3")
+        assert again == hce
+
+
+def test_ucci_evalfile_and_usennue(net_file, tmp_path):
+    after_h2e2 = Position()
+    after_h2e2.push("h2e2")
+    expected = reference_evaluate(read_net(net_file), after_h2e2.kernel_board)
+    with EngineDriver() as eng:
+        lines = eng.handshake("ucci")
+        assert "option evalfile type string default <empty>" in lines
+        assert "option usennue type check default false" in lines
+        eng.send("position startpos moves h2e2")
+        hce, _ = search_lines(eng, "go depth 0")              # UCCI depth 0: the static evaluation
+        eng.send(f"setoption evalfile {tmp_path / 'missing.jjnn'}")
+        assert any("cannot read network file" in note for note in eng.info_strings(eng.ping()))
+        eng.send(f"setoption evalfile {net_file}")
+        eng.send("setoption usennue true")
+        eng.ping()
+        static, answer = search_lines(eng, "go depth 0")
+        assert static == [f"info depth 0 score {expected}"] != hce and answer == "nobestmove"
+        _, answer = search_lines(eng, "go depth 3")
+        assert answer.split()[1] in after_h2e2.legal_moves()
+
+
+def test_set_network_refuses_an_output_that_can_overflow():
+    class Loud:
+        hidden, qa, qb, scale, out_bias = 160, 255, 64, 400, 0
+        weights, biases, out_weights = [0] * (1260 * 160), [0] * 160, [32767] * 320
+    with pytest.raises(ValueError, match="overflow int32"):
+        _core.set_network(Loud)
+    assert _core.network_hidden() == 0
