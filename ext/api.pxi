@@ -175,6 +175,14 @@ cdef class Board:
             result[move_to_iccs(ml.moves[i])] = nodes
         return result
 
+    def exchange_value(self, str move):
+        """The static exchange evaluation of a legal move (movepick.see): the material it wins, in
+        SEE_VALUE units (a soldier 100, a chariot 1000), when both sides keep capturing on its
+        destination with their least valuable piece."""
+        if not self.is_legal(move):
+            raise ValueError("illegal move")
+        return see(self.pos, iccs_to_move(move))
+
     def chased_by(self, str move):
         """The squares of the opponent's pieces that a legal move newly chases (repetition rules)."""
         if not self.is_legal(move):

@@ -61,26 +61,89 @@ cdef inline void update_history(int* entry, int bonus) noexcept nogil:
     entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
-cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
-    """A capture that likely loses material: the capturing piece is worth more than its victim and the
-    opponent can take back on the square. A cheap stand-in for a static exchange evaluation."""
-    cdef int from_sq = move_from(move)
-    cdef int to_sq = move_to(move)
-    cdef int piece = p.board[from_sq]
+cdef int SEE_VALUE[7]                # piece values by type for the exchange evaluation (the general: never
+SEE_VALUE[:] = [10000, 200, 200, 450, 1000, 450, 100]   # the least valuable attacker)
+
+
+cdef int see(Pos* p, int move) noexcept nogil:
+    """Static exchange evaluation: the material the mover wins (SEE_VALUE units) when both sides keep
+    capturing on the destination with their least valuable piece, each free to stop. The exchange is
+    played on the board itself, so that pieces uncovered behind the first ones (a chariot behind a
+    chariot, a cannon's new screen, a horse's or elephant's freed leg) join in; pins are ignored, and the
+    general only captures where it is not then attacked. A quiet move scores 0 or the loss of the piece."""
+    cdef int from_sq = move_from(move), to_sq = move_to(move)
     cdef int victim = p.board[to_sq]
-    cdef bint defended
-    if MVV_VALUE[PIECE_TYPE[victim]] >= MVV_VALUE[PIECE_TYPE[piece]]:
-        return False
-    p.board[to_sq] = piece
+    cdef int occupant = p.board[from_sq]
+    cdef int gain[34]
+    cdef int mover[34]
+    cdef int origin[34]
+    cdef int n = 0, d = 0, side, attacker, candidate, value, best_value
+    cdef uint32_t attackers
+    gain[0] = SEE_VALUE[PIECE_TYPE[victim]] if victim else 0
+    mover[0] = occupant
+    origin[0] = from_sq
+    n = 1
     p.board[from_sq] = 0
-    p.square[piece] = to_sq
-    p.square[victim] = 0
-    defended = attackers_of(p, to_sq, piece_side(piece) ^ 1) != 0
-    p.square[victim] = to_sq
-    p.square[piece] = from_sq
-    p.board[from_sq] = piece
+    p.board[to_sq] = occupant
+    p.square[occupant] = to_sq
+    if victim:
+        p.square[victim] = 0
+    side = piece_side(occupant) ^ 1
+    while True:
+        d += 1
+        gain[d] = SEE_VALUE[PIECE_TYPE[occupant]] - gain[d - 1]   # if the occupant is taken in turn
+        if (gain[d] if gain[d] > -gain[d - 1] else -gain[d - 1]) < 0:
+            break        # neither side gains by going on: the result is already decided
+        attackers = attackers_of(p, to_sq, side)
+        if attackers == 0:
+            break
+        attacker = 0
+        best_value = 1 << 30
+        while attackers:
+            candidate = first_piece(attackers)
+            attackers &= attackers - 1
+            value = SEE_VALUE[PIECE_TYPE[candidate]]
+            if value < best_value:
+                best_value = value
+                attacker = candidate
+        mover[n] = attacker
+        origin[n] = p.square[attacker]
+        n += 1
+        p.board[p.square[attacker]] = 0
+        p.board[to_sq] = attacker
+        p.square[attacker] = to_sq
+        p.square[occupant] = 0
+        if PIECE_TYPE[attacker] == KING and attackers_of(p, to_sq, side ^ 1) != 0:
+            n -= 1       # the general may not capture into an attack: take the capture back
+            p.square[attacker] = origin[n]
+            p.board[origin[n]] = attacker
+            p.board[to_sq] = occupant
+            p.square[occupant] = to_sq
+            break
+        occupant = attacker
+        side ^= 1
+    d -= 1
+    while d > 0:
+        gain[d - 1] = -(gain[d] if gain[d] > -gain[d - 1] else -gain[d - 1])
+        d -= 1
+    # Put every piece back: the movers on their squares, the first victim on the destination.
+    while n > 0:
+        n -= 1
+        p.board[origin[n]] = mover[n]
+        p.square[mover[n]] = origin[n]
     p.board[to_sq] = victim
-    return defended
+    if victim:
+        p.square[victim] = to_sq
+    return gain[0]
+
+
+cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
+    """A capture that loses material by the exchange evaluation. Taking a piece worth at least the
+    capturer cannot lose, and needs no exchange played out."""
+    cdef int victim = p.board[move_to(move)]
+    if SEE_VALUE[PIECE_TYPE[victim]] >= SEE_VALUE[PIECE_TYPE[p.board[move_from(move)]]]:
+        return False
+    return see(p, move) < 0
 
 
 cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move,

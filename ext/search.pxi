@@ -208,7 +208,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int scores[MAX_MOVES]
     cdef int quiets[MAX_QUIETS]
     cdef bint pv_node = beta - alpha > 1
-    cdef bint in_check, gives_check, is_capture, improving
+    cdef bint in_check, gives_check, is_capture, improving, prune
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
     cdef int n_quiets = 0
     cdef int original_alpha = alpha
@@ -296,24 +296,26 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         is_capture = p.board[move_to(move)] != 0
+        # Shallow pruning, of moves that do not give check (known only once the move is made): bad
+        # captures near the horizon; late quiet moves (move count pruning), those that cannot raise the
+        # static evaluation to alpha (futility pruning) and those that lose material to the exchange on
+        # their destination (the costliest test, made last).
+        prune = False
+        if searched > 0 and not in_check and not pv_node:
+            if is_capture:
+                prune = scores[i] < 0 and depth <= 3
+            elif alpha > -VALUE_MATE_IN_MAX and depth <= 6:
+                prune = searched >= (3 + depth * depth) * (2 + improving) // 2 \
+                    or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha) \
+                    or see(p, move) < -30 * depth * depth
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
-        # Shallow pruning of quiet moves: late ones (move count pruning), and those that cannot raise
-        # the static evaluation to alpha (futility pruning).
-        if searched > 0 and is_capture and scores[i] < 0 and not in_check and not gives_check \
-                and not pv_node and depth <= 3:
-            unmake_move(p)       # a bad capture near the horizon
+        if prune and not gives_check:
+            unmake_move(p)
             searched += 1
             continue
-        if searched > 0 and not is_capture and not in_check and not gives_check and not pv_node \
-                and alpha > -VALUE_MATE_IN_MAX and depth <= 6:
-            if searched >= (3 + depth * depth) * (2 + improving) // 2 \
-                    or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha):
-                unmake_move(p)
-                searched += 1
-                continue
         # Check extension.
         new_depth = depth - 1 + (1 if gives_check and ply < 2 * depth + 8 else 0)
         if searched == 0:
