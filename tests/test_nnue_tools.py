@@ -140,14 +140,14 @@ def random_net(hidden: int, seed: int = 1) -> "nnue_net.FloatNet":
 
 def test_integer_evaluation_is_exact_for_the_quantised_weights():
     # The integer arithmetic against the float evaluation of the very values the file holds: they differ
-    # only by the truncation to whole centipawns (toward zero, as C's division), so by less than 1 cp.
+    # only by the rounding down to whole centipawns (as the engine rounds), so by less than 1 cp.
     records = np.frombuffer(records_of(random_positions(200, seed=5)), dtype=nnue_data.RECORD)
     us, them = nnue_net.record_features(records)
     qnet = nnue_net.quantise(random_net(24))
     exact = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
     integer = nnue_net.evaluate_quantised(qnet, us, them)
     assert np.all(np.abs(exact - integer) < 1 + 1e-6)
-    assert np.all(integer == np.trunc(exact + np.sign(exact) * 1e-9))
+    assert np.all(integer == np.floor(exact + 1e-9))
     assert (integer < 0).any() and (integer > 0).any()
 
 
@@ -160,12 +160,12 @@ def test_reference_evaluation_of_a_position_matches_the_arrays():
         assert nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black") == value
 
 
-def test_integer_division_truncates_toward_zero():
+def test_integer_division_rounds_down():
     # One hidden unit, no features: out_q = a_q * wo_q + bo_q with a_q = b_q.
     qnet = nnue_net.QuantNet(np.zeros((nnue_net.N_INPUTS, 1), np.int16), np.array([0], np.int16),
                              np.array([0, 0], np.int16), 0)
     none = np.full((1, nnue_net.MAX_PIECES), nnue_net.NO_FEATURE)
-    for bo, cp in [(-41, -1), (41, 1), (-40, -0), (-81, -1), (-82, -2), (16320, 400)]:
+    for bo, cp in [(-41, -2), (41, 1), (-40, -1), (40, 0), (-82, -3), (16320, 400)]:
         qnet.bo = bo                             # cp = bo * 400 / 16320: -41 -> -1.004..., -40 -> -0.98
         assert int(nnue_net.evaluate_quantised(qnet, none, none)[0]) == cp
 
@@ -178,12 +178,12 @@ def test_quantisation_keeps_accumulators_in_int16():
 
 
 def test_jjnn_file_layout(tmp_path):
-    hidden = 8
+    hidden = 16
     qnet = nnue_net.quantise(random_net(hidden))
     path = str(tmp_path / "net.jjnn")
     nnue_net.write_jjnn(path, qnet)
     data = open(path, "rb").read()
-    assert len(data) == nnue_net.jjnn_size(hidden) == 28 + 2 * (1260 * hidden + hidden + 2 * hidden) + 4 + 4
+    assert len(data) == 28 + 2 * (1260 * hidden + hidden + 2 * hidden) + 4 + 4
     assert struct.unpack_from("<4sIIIiii", data) == (b"JJNN", 1, 1260, hidden, 255, 64, 400)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == zlib.crc32(data[:-4])
     assert struct.unpack_from("<h", data, 28 + 2 * (5 * hidden + 3))[0] == qnet.W[5, 3]   # feature-major
@@ -269,7 +269,7 @@ def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):
     path = str(tmp_path / "net.jjnn")
     nnue_net.write_jjnn(path, qnet)
     data_bytes = open(path, "rb").read()
-    assert len(data_bytes) == nnue_net.jjnn_size(16)
+    assert len(data_bytes) == 28 + 2 * (1260 * 16 + 16 + 2 * 16) + 4 + 4
     assert struct.unpack_from("<I", data_bytes, len(data_bytes) - 4)[0] == zlib.crc32(data_bytes[:-4])
 
     # Quantised against float. Without the calibration of the output bias, never beyond the worst case
@@ -290,6 +290,28 @@ def test_trainer_command_line(selfplay_file, tmp_path):
     import train_nnue
 
     path = str(tmp_path / "cli.jjnn")
-    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "8", "--epochs", "2", "--batch", "128",
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
                             "--validation", "0.34", "--check"]) == 0
-    assert nnue_net.read_jjnn(path).hidden == 8
+    assert nnue_net.read_jjnn(path).hidden == 16
+
+
+def test_engine_evaluates_the_trained_net_as_the_trainer_does(tmp_path):
+    # The file the trainer writes, loaded by the engine: the kernel's integer evaluation equals the
+    # trainer's reference exactly, and the trainer's float evaluation within the quantisation's rounding.
+    from engine import _core, netfile
+
+    net = random_net(32, seed=3)
+    qnet = nnue_net.quantise(net)
+    path = str(tmp_path / "net.jjnn")
+    nnue_net.write_jjnn(path, qnet)
+    positions = random_positions(40, seed=13)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    floats = nnue_net.evaluate_float(net, *nnue_net.record_features(records))
+    _core.set_network(netfile.read_net(path))
+    try:
+        for position, value in zip(positions, floats):
+            engine_value = _core.nnue_evaluate(position.kernel_board)
+            assert engine_value == nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+            assert abs(engine_value - value) <= nnue_net.rounding_bound(net, len(position.piece_map()))
+    finally:
+        _core.clear_network()

@@ -16,35 +16,29 @@ KABNRCP), on file f (0..8 from Red's left) and rank r (0..9 from Red's back rank
 
 Quantised: W_q = round(W * QA), b_q = round(b * QA) (int16), wo_q = round(wo * QB) (int16),
 bo_q = round(bo * QA * QB) (int32); acc_q = b_q + sum W_q, a_q = clamp(acc_q, 0, QA),
-out_q = a_q_us . wo_q[:H] + a_q_them . wo_q[H:] + bo_q, cp = out_q * SCALE / (QA * QB) truncated toward
-zero (C's integer division). |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
+out_q = a_q_us . wo_q[:H] + a_q_them . wo_q[H:] + bo_q, cp = floor(out_q * SCALE / (QA * QB)) (rounded
+towards minus infinity, as the engine does: engine/netfile.py). |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
 board fit int16 whatever the position: 33 * round(WEIGHT_LIMIT * QA) <= 32767.
 
-The JJNN file (version 1, little-endian): magic b"JJNN"; uint32 version, n_inputs, H; int32 QA, QB,
-SCALE; int16 W_q[N_INPUTS][H] (feature-major); int16 b_q[H]; int16 wo_q[2H]; int32 bo_q; uint32 zlib.crc32
-of all the bytes before it.
+The file is the engine's JJNN format, read and written by engine.netfile.
 """
 from __future__ import annotations
 
-import struct
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
-N_INPUTS = 1260
-QA = 255
-QB = 64
-SCALE = 400
+from engine import netfile
+
+N_INPUTS = netfile.N_INPUTS
+QA = netfile.DEFAULT_QA
+QB = netfile.DEFAULT_QB
+SCALE = netfile.DEFAULT_SCALE
 MAX_PIECES = 32
 #: The largest |W| and |b| whose quantised values cannot overflow an int16 accumulator (992 / 255 = 3.89).
 WEIGHT_LIMIT = (32767 // (MAX_PIECES + 1)) / QA
 #: The padding index of the (n, MAX_PIECES) feature arrays: a row of zeros appended to W.
 NO_FEATURE = N_INPUTS
-
-MAGIC = b"JJNN"
-FILE_VERSION = 1
-_FILE_HEAD = struct.Struct("<4sIIIiii")
 
 _SQUARE = np.arange(90)
 _RANK = _SQUARE // 9
@@ -183,64 +177,39 @@ def _evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.
     a_them = np.clip(_accumulate(qnet.W, qnet.b, them, np.int64), 0, qnet.qa)
     wo = qnet.wo.astype(np.int64)
     out = a_us @ wo[:h] + a_them @ wo[h:] + qnet.bo
-    # C's division truncates toward zero; numpy's // floors: divide the magnitude.
-    scaled = out * qnet.scale
-    return np.sign(scaled) * (np.abs(scaled) // (qnet.qa * qnet.qb))
+    return (out * qnet.scale) // (qnet.qa * qnet.qb)      # floor, as the engine rounds
 
 
 def rounding_bound(net: FloatNet, active: int = MAX_PIECES) -> float:
     """A worst-case bound, in centipawns, on |float eval - quantised eval| for a position with `active`
     pieces: each accumulator is off by at most (active + 1) half steps of 1/QA (W and b rounded), which
     the clamp does not enlarge; each output term a * wo by that times |wo| plus a half step 1/QB of wo
-    (a <= 1); bo by half a step of 1/(QA QB); the truncation to whole centipawns by less than 1.
+    (a <= 1); bo by half a step of 1/(QA QB); the rounding down to whole centipawns by less than 1.
     It holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
     acc_error = (active + 1) * 0.5 / QA
     out_error = acc_error * np.abs(net.wo).sum() + len(net.wo) * 0.5 / QB + 0.5 / (QA * QB)
     return float(out_error * SCALE + 1)
 
 
-def jjnn_bytes(qnet: QuantNet) -> bytes:
-    """The JJNN v1 file's bytes, byte for byte as specified."""
-    h = qnet.hidden
-    body = (_FILE_HEAD.pack(MAGIC, FILE_VERSION, N_INPUTS, h, qnet.qa, qnet.qb, qnet.scale)
-            + np.ascontiguousarray(qnet.W, dtype="<i2").reshape(N_INPUTS, h).tobytes()
-            + np.ascontiguousarray(qnet.b, dtype="<i2").tobytes()
-            + np.ascontiguousarray(qnet.wo, dtype="<i2").tobytes()
-            + struct.pack("<i", qnet.bo))
-    return body + struct.pack("<I", zlib.crc32(body))
-
-
-def jjnn_size(hidden: int) -> int:
-    """The file size of a net with `hidden` units: header, W, b, wo, bo, CRC."""
-    return _FILE_HEAD.size + 2 * (N_INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+def to_network(qnet: QuantNet) -> netfile.Network:
+    """The quantised net as the engine's file format holds it."""
+    return netfile.Network(qnet.hidden, np.ascontiguousarray(qnet.W, dtype=np.int16).ravel().tolist(),
+                           qnet.b.astype(np.int16).tolist(), qnet.wo.astype(np.int16).tolist(), int(qnet.bo),
+                           qnet.qa, qnet.qb, qnet.scale)
 
 
 def write_jjnn(path: str, qnet: QuantNet) -> None:
-    """Write the net. To be replaced by engine.netfile.write_net when the engine's branch is merged."""
-    with open(path, "wb") as f:
-        f.write(jjnn_bytes(qnet))
+    """Write the net as a JJNN file (engine.netfile)."""
+    netfile.write_net(path, to_network(qnet))
 
 
 def read_jjnn(path: str) -> QuantNet:
-    """Read a JJNN v1 file (the CRC, the version and the input count checked)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < _FILE_HEAD.size + 8 or data[:4] != MAGIC:
-        raise ValueError(f"{path}: not a JJNN file")
-    if struct.unpack_from("<I", data, len(data) - 4)[0] != zlib.crc32(data[:-4]):
-        raise ValueError(f"{path}: CRC mismatch")
-    _, version, n_inputs, h, qa, qb, scale = _FILE_HEAD.unpack_from(data)
-    if version != FILE_VERSION or n_inputs != N_INPUTS or len(data) != jjnn_size(h):
-        raise ValueError(f"{path}: version {version}, {n_inputs} inputs, {len(data)} bytes: not JJNN v1")
-    at = _FILE_HEAD.size
-    w = np.frombuffer(data, "<i2", N_INPUTS * h, at).reshape(N_INPUTS, h)
-    at += 2 * N_INPUTS * h
-    b = np.frombuffer(data, "<i2", h, at)
-    at += 2 * h
-    wo = np.frombuffer(data, "<i2", 2 * h, at)
-    at += 4 * h
-    (bo,) = struct.unpack_from("<i", data, at)
-    return QuantNet(w.copy(), b.copy(), wo.copy(), bo, qa, qb, scale)
+    """Read a JJNN file (engine.netfile, which checks it: NetFileError)."""
+    network = netfile.read_net(path)
+    h = network.hidden
+    return QuantNet(np.array(network.weights, dtype=np.int16).reshape(N_INPUTS, h),
+                    np.array(network.biases, dtype=np.int16), np.array(network.out_weights, dtype=np.int16),
+                    network.out_bias, network.qa, network.qb, network.scale)
 
 
 def record_features(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
