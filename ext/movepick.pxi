@@ -1,10 +1,12 @@
 # Move ordering: the order in which the search tries the moves of a node, and what it learns from the
 # cutoffs to order the next nodes better (killers per ply, history per piece and square, the
-# countermove of each move). Good ordering is what makes alpha-beta, null-window searches and late
+# countermove of each move, the continuation history of each move after each of the two moves before it).
+# Good ordering is what makes alpha-beta, null-window searches and late
 # move reductions pay: most cutoffs come from the first move tried.
 #
 # Order: the table move, good captures (most valuable victim, then least valuable attacker), the two
-# killers, the countermove, the other quiet moves by history, bad captures last (a negative score).
+# killers, the countermove, the other quiet moves by history (the move's own plus its continuation
+# history after the previous move and the one before), bad captures last (a negative score).
 
 cdef enum:
     # Ordering scores: bands above every history value (kept within +-HISTORY_MAX).
@@ -18,10 +20,23 @@ cdef int MVV_VALUE[7]                # rough piece values by type, for MVV-LVA a
 MVV_VALUE[:] = [50, 2, 2, 4, 9, 5, 1]
 
 
+cdef enum:
+    NO_CONTINUATION = -1                 # a continuation key for "no move" (a null move, before the root)
+    CONTINUATION_KEYS = 14 * 90          # a piece (zobrist index) and a destination point
+
+
 cdef struct OrderingTables:
     int killers[MAX_PLY + 2][2]          # quiet moves that refuted a node at this ply, the latest first
     int history[14][BOARD_SIZE]          # quiet move success by [zobrist index of the piece][destination]
     int countermoves[14][BOARD_SIZE]     # the refutation of the previous move, by its piece and destination
+    # Quiet move success after an earlier move: [that move's continuation key][this move's key].
+    int16_t continuation[CONTINUATION_KEYS][CONTINUATION_KEYS]
+
+
+cdef inline int continuation_key(Pos* p, int move) noexcept nogil:
+    """The key of a move not yet played in the continuation history: its piece and destination."""
+    cdef int to_sq = move_to(move)
+    return zobrist_index(p.board[move_from(move)]) * 90 + rank_of(to_sq) * 9 + file_of(to_sq)
 
 
 cdef void clear_killers(OrderingTables* o) noexcept nogil:
@@ -32,6 +47,7 @@ cdef void forget_history(OrderingTables* o) noexcept nogil:
     """Clear the history and countermoves (a new game)."""
     memset(o.history, 0, sizeof(o.history))
     memset(o.countermoves, 0, sizeof(o.countermoves))
+    memset(o.continuation, 0, sizeof(o.continuation))
 
 
 cdef void age_history(OrderingTables* o) noexcept nogil:
@@ -40,6 +56,9 @@ cdef void age_history(OrderingTables* o) noexcept nogil:
     for t in range(14):
         for sq in range(BOARD_SIZE):
             o.history[t][sq] //= 2
+    for t in range(CONTINUATION_KEYS):
+        for sq in range(CONTINUATION_KEYS):
+            o.continuation[t][sq] //= 2
 
 
 cdef inline int* history_slot(OrderingTables* o, Pos* p, int move) noexcept nogil:
@@ -59,6 +78,28 @@ cdef inline int* countermove_slot(OrderingTables* o, Pos* p) noexcept nogil:
 cdef inline void update_history(int* entry, int bonus) noexcept nogil:
     """Move a history entry towards +-HISTORY_MAX by `bonus`; the closer it is, the smaller the step."""
     entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef inline void update_continuation(OrderingTables* o, int earlier, int key, int bonus) noexcept nogil:
+    """update_history for the continuation entry of `key` after the move `earlier` (if there was one)."""
+    cdef int value
+    if earlier == NO_CONTINUATION:
+        return
+    value = o.continuation[earlier][key]
+    update_history(&value, bonus)
+    o.continuation[earlier][key] = <int16_t>value
+
+
+cdef inline int quiet_history(OrderingTables* o, Pos* p, int move, int earlier1, int earlier2) noexcept nogil:
+    """The history of a quiet move: its own, and its continuation after the previous move (earlier1) and
+    the one before that (earlier2)."""
+    cdef int key = continuation_key(p, move)
+    cdef int score = history_slot(o, p, move)[0]
+    if earlier1 != NO_CONTINUATION:
+        score += o.continuation[earlier1][key]
+    if earlier2 != NO_CONTINUATION:
+        score += o.continuation[earlier2][key]
+    return score
 
 
 cdef int SEE_VALUE[7]                # piece values by type for the exchange evaluation (the general: never
@@ -146,8 +187,8 @@ cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
     return see(p, move) < 0
 
 
-cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move,
-                      int ply) noexcept nogil:
+cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move, int ply,
+                      int earlier1, int earlier2) noexcept nogil:
     """Give each move of ml its ordering score (see the order at the top of this file)."""
     cdef int i, move, victim, attacker
     cdef int* counter_slot = countermove_slot(o, p)
@@ -168,7 +209,7 @@ cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int 
         elif move == counter:
             scores[i] = SCORE_KILLER
         else:
-            scores[i] = history_slot(o, p, move)[0]
+            scores[i] = quiet_history(o, p, move, earlier1, earlier2)
 
 
 cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
@@ -184,7 +225,7 @@ cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
 
 
 cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move, int* tried,
-                       int n_tried) noexcept nogil:
+                       int n_tried, int earlier1, int earlier2) noexcept nogil:
     """A quiet move refuted the node: it becomes the killer of this ply and the countermove of the
     previous move, and gains history; the quiet moves tried before it (`tried`) lose as much."""
     cdef int i
@@ -196,5 +237,9 @@ cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move,
     if counter_slot != NULL:
         counter_slot[0] = move
     update_history(history_slot(o, p, move), bonus * 32)
+    update_continuation(o, earlier1, continuation_key(p, move), bonus * 32)
+    update_continuation(o, earlier2, continuation_key(p, move), bonus * 32)
     for i in range(n_tried):
         update_history(history_slot(o, p, tried[i]), -bonus * 32)
+        update_continuation(o, earlier1, continuation_key(p, tried[i]), -bonus * 32)
+        update_continuation(o, earlier2, continuation_key(p, tried[i]), -bonus * 32)

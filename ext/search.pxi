@@ -39,6 +39,7 @@ cdef struct Worker:
     int seldepth
     OrderingTables ordering
     int static_evals[MAX_PLY + 2]
+    int continuations[MAX_PLY + 2]   # the continuation key of the move made at each ply (movepick.pxi)
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
     # Root moves: only these (when only_count > 0), never those in `excluded`.
@@ -90,6 +91,12 @@ cdef inline int evaluate_node(Worker* w, int ply) noexcept nogil:
     if w.use_nnue:
         return clamp_to_eval_range(nnue_evaluate_ply(&w.acc, &w.net, &w.pos, w.root_ply, ply))
     return evaluate(&w.pos)
+
+
+cdef inline int earlier_move(Worker* w, int ply, int back) noexcept nogil:
+    """The continuation key of the move made `back` plies before this node, NO_CONTINUATION before the
+    root or for a null move."""
+    return w.continuations[ply - back] if ply >= back else NO_CONTINUATION
 
 
 cdef bint has_big_pieces(Pos* p, int side) noexcept nogil:
@@ -180,11 +187,12 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         if best > alpha:
             alpha = best
         gen_legal_captures(p, &ml)
-    score_moves(&w.ordering, p, &ml, scores, tt_move, ply)
+    score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
         if not in_check and scores[i] < 0:
             break        # the bad captures come last
+        w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
@@ -270,6 +278,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 return score
         if null_ok and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
             r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
+            w.continuations[ply] = NO_CONTINUATION
             note_null_move(&w.acc, ply + 1)
             make_null_move(p)
             score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False)
@@ -288,7 +297,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         filter_root(w, &ml)
     if ml.count == 0:
         return mated_in(ply)
-    score_moves(&w.ordering, p, &ml, scores, tt_move, ply)
+    score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
 
     # Step 7. The move loop.
     best = -VALUE_INF
@@ -308,6 +317,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 prune = searched >= (3 + depth * depth) * (2 + improving) // 2 \
                     or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha) \
                     or see(p, move) < -30 * depth * depth
+        w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
@@ -331,7 +341,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                     reduction -= 1
                 if not improving:
                     reduction += 1
-                reduction -= scores[i] // 6000
+                reduction -= scores[i] // 9000
                 if reduction > new_depth - 1:
                     reduction = new_depth - 1
                 if reduction < 0:
@@ -365,7 +375,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # Step 8. A quiet move that refuted the node becomes a killer and countermove and gains history;
     # the quiet moves tried before it lose history.
     if best >= beta and best_move and p.board[move_to(best_move)] == 0:
-        reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets)
+        reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, earlier_move(w, ply, 1),
+                      earlier_move(w, ply, 2))
 
     # Step 9. Store the result.
     tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move,
