@@ -50,8 +50,7 @@ def main(argv=None) -> int:
             unreadable += 1
             continue
         for game in games:
-            if game.headers.get("FEN", START_FEN).split()[:2] != START_FEN.split()[:2] \
-                    or len(game.moves) < args.plies + 10:
+            if game.starting_fen().split()[:2] != START_FEN.split()[:2] or len(game.moves) < args.plies + 10:
                 continue
             position = Position()
             for move in game.moves[:args.plies]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import netfile
+from engine.squares import parse_square
 
 N_INPUTS = netfile.N_INPUTS
 QA = netfile.DEFAULT_QA
@@ -64,16 +65,14 @@ def feature_indices(codes: np.ndarray, perspective: np.ndarray) -> np.ndarray:
 
 
 def position_features(piece_map: dict[str, str], perspective: int) -> list[int]:
-    """The active features of a position given as ``Position.piece_map()`` (square -> FEN letter), by
-    the spec's words rather than arrays: the check on feature_indices and on the engine's own."""
+    """The active features of a position given as ``Position.piece_map()`` (square -> FEN letter), one
+    piece at a time through the engine's own definition (engine.netfile.feature_index): the check on
+    the array version, feature_indices."""
     out = []
     for square, letter in piece_map.items():
-        file, rank = ord(square[0]) - ord("a"), int(square[1:])
+        file, rank = parse_square(square)
         colour = 0 if letter.isupper() else 1
-        ptype = "KABNRCP".index(letter.upper())
-        own = 0 if colour == perspective else 1
-        relative_rank = rank if perspective == 0 else 9 - rank
-        out.append((own * 7 + ptype) * 90 + relative_rank * 9 + file)
+        out.append(netfile.feature_index(perspective, colour, "KABNRCP".index(letter.upper()), file, rank))
     return sorted(out)
 
 
