@@ -1,13 +1,19 @@
-"""Generate training positions for the NNUE: self-play games, or master games, scored by our search.
+"""Generate training positions for the NNUE: self-play games, or master games, scored by a search.
 
-    python tools/gen_nnue_data.py selfplay -o selfplay.bin [--games 100] [--nodes 5000] [--seed 1]
-        [--workers 1] [--random-plies 4] [--max-plies 300] [--resign 2000]
-    python tools/gen_nnue_data.py master -o master.bin [--games 500] [--nodes 5000] [--seed 1]
-        [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
+    python tools/gen_nnue_data.py selfplay -o selfplay.bin [--games 100] [--nodes 5000 | --depth D]
+        [--teacher CMD] [--seed 1] [--workers 1] [--openings FILE] [--random-plies 4] [--max-plies 300]
+        [--resign 2000]
+    python tools/gen_nnue_data.py master -o master.bin [--games 500] [--nodes 5000 | --depth D]
+        [--teacher CMD] [--seed 1] [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
 
-selfplay: games of the in-process searcher (engine._core.Searcher, one thread, a fixed node count per
-move) against itself, each from a line of the match book (engine/match/book.txt) chosen at random and
-followed by --random-plies uniformly random legal moves for variety. A game ends by the rules
+The search that scores the positions (and plays the self-play games) is this engine's in-process
+searcher (engine._core.Searcher, one thread), or with --teacher another UCI engine, such as
+Pikafish-HCE, each worker with a process of its own; a fixed node count per move or, with --depth, a
+fixed depth.
+
+selfplay: games of the search against itself, each from a line of the match book
+(engine/match/book.txt) or of --openings chosen at random and followed by --random-plies uniformly
+random legal moves for variety. A game ends by the rules
 (Position.outcome()); one longer than --max-plies is a draw; one in which the side to move's score has
 stayed beyond --resign centipawns (or a mate) for --resign-plies consecutive plies, both sides agreeing,
 is adjudicated to the side ahead.
@@ -47,7 +53,9 @@ import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
 from engine import _core
-from engine.match.openings import default_book
+from engine.client.process import EngineProcess
+from engine.client.values import EngineConfig, Limits
+from engine.match.openings import default_book, load_openings
 from engine.pgn import PgnError, read_games
 from engine.position import Position
 from engine.score import MATE_BOUND
@@ -60,8 +68,14 @@ PROGRESS_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class SearchSettings:
+    """How each position is scored: by our in-process searcher, or by a teacher (another UCI engine's
+    command, e.g. Pikafish-HCE); with `nodes` per search, or to `depth` when it is set."""
+
     nodes: int
     hash_mb: int
+    depth: Optional[int] = None
+    teacher: Optional[str] = None
+    openings: Optional[str] = None      # the self-play starts (engine/match/openings formats); None: the match book
 
 
 @dataclass(frozen=True)
@@ -102,14 +116,52 @@ class GameRecords:
 
 # -- the worker ---------------------------------------------------------------------------------------
 
-_searcher: Optional[_core.Searcher] = None
+class OwnSearch:
+    """Scores positions with this engine's searcher, one thread."""
+
+    def __init__(self, settings: SearchSettings) -> None:
+        self._searcher = _core.Searcher(settings.hash_mb, 1)
+        self._limits = {"depth": settings.depth} if settings.depth else {"nodes": settings.nodes}
+
+    def new_game(self) -> None:
+        self._searcher.clear()
+
+    def search(self, position: Position) -> tuple[int, str]:
+        report = self._searcher.search(position.kernel_board, **self._limits)
+        return report.score, report.bestmove
+
+
+class TeacherEngine:
+    """Scores positions with another engine through UCI (the position as a FEN: the teacher judges the
+    pieces, the game's history is ours to rule on)."""
+
+    def __init__(self, settings: SearchSettings) -> None:
+        self._engine = EngineProcess(EngineConfig(settings.teacher, proto="uci"))
+        self._engine.start()
+        if self._engine.option_name("Hash"):
+            self._engine.set_option("Hash", str(settings.hash_mb))
+        self._limits = Limits(depth=settings.depth) if settings.depth else Limits(nodes=settings.nodes)
+
+    def new_game(self) -> None:
+        self._engine.new_game()
+
+    def search(self, position: Position) -> tuple[int, str]:
+        result = self._engine.go(position.fen(), [], position.turn, self._limits, timeout=60)
+        if result.bestmove is None or result.score is None:
+            raise RuntimeError(f"teacher {self._engine.name}: no move or score for {position.fen()}")
+        return result.score.value, result.bestmove
+
+
+_scorer = None
 _settings: Optional[SearchSettings] = None
+_book: Optional[list] = None
 
 
 def _start_worker(settings: SearchSettings) -> None:
-    global _searcher, _settings
-    _searcher = _core.Searcher(settings.hash_mb, 1)
+    global _scorer, _settings, _book
+    _scorer = TeacherEngine(settings) if settings.teacher else OwnSearch(settings)
     _settings = settings
+    _book = load_openings(settings.openings) if settings.openings else default_book()
 
 
 def _result_of(position: Position) -> Optional[int]:
@@ -122,11 +174,9 @@ def _result_of(position: Position) -> Optional[int]:
 
 def _search(position: Position) -> tuple[int, str, bool]:
     """(score for the side to move, best move, whether the position is kept)."""
-    board = position.kernel_board
-    report = _searcher.search(board, nodes=_settings.nodes)
-    move = report.bestmove
-    capture = board.piece_at(ord(move[2]) - ord("a"), int(move[3])) is not None
-    return report.score, move, not capture and not position.is_check()
+    score, move = _scorer.search(position)
+    capture = position.kernel_board.piece_at(ord(move[2]) - ord("a"), int(move[3])) is not None
+    return score, move, not capture and not position.is_check()
 
 
 def _label(score: int) -> int:
@@ -136,14 +186,13 @@ def _label(score: int) -> int:
 def play_selfplay(game: SelfPlayGame) -> GameRecords:
     """Play one self-play game and keep its quiet positions."""
     rng = random.Random(game.seed)
-    book = default_book()
-    position = book[rng.randrange(len(book))].position()
+    position = _book[rng.randrange(len(_book))].position()
     for _ in range(game.random_plies):
         moves = position.legal_moves()
         if not moves or position.outcome() is not None:
             break
         position.push(rng.choice(moves))
-    _searcher.clear()
+    _scorer.new_game()
     kept: list[tuple[int, list, bool, int, int]] = []      # key, pieces, black to move, score, ply
     searched = streak = 0
     streak_sign = 0
@@ -177,7 +226,7 @@ def play_selfplay(game: SelfPlayGame) -> GameRecords:
 def score_master(game: MasterGame) -> GameRecords:
     """Search the positions of one master game at the given plies and keep the quiet ones."""
     position = Position(game.fen)
-    _searcher.clear()
+    _scorer.new_game()
     wanted = set(game.plies)
     kept = []
     for ply, move in enumerate(game.moves):
@@ -304,16 +353,21 @@ def main(argv: Optional[list[str]] = None) -> int:
         sub.add_argument("-o", "--output", required=True, help="training-position file to write")
         sub.add_argument("--games", type=int, default=100)
         sub.add_argument("--nodes", type=int, default=5000, help="nodes per search (default 5000)")
+        sub.add_argument("--depth", type=int, help="search to this depth instead of a node count")
+        sub.add_argument("--teacher", metavar="CMD", help="score with this UCI engine (e.g. Pikafish-HCE) "
+                                                          "instead of our search")
         sub.add_argument("--seed", type=int, default=1)
         sub.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         sub.add_argument("--hash", type=int, default=16, help="transposition table MB per worker")
+    selfplay.add_argument("--openings", metavar="FILE", help="starting lines (default: the match book)")
     selfplay.add_argument("--random-plies", type=int, default=4, help="random moves after the book line")
     selfplay.add_argument("--max-plies", type=int, default=300, help="a longer game is a draw")
     selfplay.add_argument("--resign", type=int, default=2000, help="adjudication threshold, centipawns")
     selfplay.add_argument("--resign-plies", type=int, default=6)
     master.add_argument("--archive", default=str(DEFAULT_ARCHIVE), help="ccpd-games.tar.xz")
     options = parser.parse_args(argv)
-    settings = SearchSettings(options.nodes, options.hash)
+    settings = SearchSettings(options.nodes, options.hash, options.depth, options.teacher,
+                              getattr(options, "openings", None))
 
     if options.source == "selfplay":
         seeds = random.Random(options.seed)
