@@ -132,6 +132,23 @@ def test_start_position_features():
     assert len(red) == 32 and max(red) < nnue_net.N_INPUTS
 
 
+def mirrored(position: Position) -> Position:
+    """The left-right mirror image (a FEN row read backwards: its runs of empty squares are one digit)."""
+    placement, rest = position.fen().split(" ", 1)
+    return Position(" ".join(["/".join(row[::-1] for row in placement.split("/")), rest]))
+
+
+def test_mirror_features_are_the_mirrored_positions_features():
+    positions = random_positions(40, seed=5)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    us, them = nnue_net.record_features(records)
+    for position, u, t in zip(positions, nnue_net.mirror_features(us), nnue_net.mirror_features(them)):
+        black = 1 if position.turn == "black" else 0
+        image = mirrored(position).piece_map()
+        assert sorted(int(i) for i in u if i != nnue_net.NO_FEATURE) == nnue_net.position_features(image, black)
+        assert sorted(int(i) for i in t if i != nnue_net.NO_FEATURE) == nnue_net.position_features(image, 1 - black)
+
+
 def random_net(hidden: int, seed: int = 1) -> "nnue_net.FloatNet":
     rng = np.random.default_rng(seed)
     return nnue_net.FloatNet(rng.normal(0, 0.1, (nnue_net.N_INPUTS, hidden)), rng.normal(0.5, 0.2, hidden),
@@ -237,6 +254,21 @@ def test_selfplay_generator(selfplay_file, tmp_path):
     assert open(again, "rb").read() == open(selfplay_file, "rb").read()      # deterministic for a seed
 
 
+def test_selfplay_generator_with_a_teacher_engine(tmp_path):
+    # The teacher is any UCI engine; here this engine itself as a subprocess, to a fixed depth.
+    import gen_nnue_data
+
+    path = str(tmp_path / "teacher.bin")
+    openings = tmp_path / "openings.txt"
+    openings.write_text("h2e2 h9g7\nb2e2 b9c7\n")
+    assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "2", "--depth", "3", "--seed", "4",
+                               "--teacher", f"{sys.executable} -m engine", "--openings", str(openings),
+                               "--max-plies", "40"]) == 0
+    records = nnue_data.read_records(path)
+    check_generated(records, from_game_record=False)
+    assert len(np.unique(records["game"])) == 2 and len(records) > 20
+
+
 @pytest.mark.skipif(archive() is None, reason="ccpd-games.tar.xz not found (JIANGJUN_SHARED)")
 def test_master_generator(tmp_path):
     import gen_nnue_data
@@ -293,6 +325,9 @@ def test_trainer_command_line(selfplay_file, tmp_path):
     assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
                             "--validation", "0.34", "--check"]) == 0
     assert nnue_net.read_jjnn(path).hidden == 16
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "32", "--epochs", "1", "--mirror",
+                            "--score-scale", "1.5"]) == 0
+    assert nnue_net.read_jjnn(path).hidden == 32
 
 
 def test_engine_evaluates_the_trained_net_as_the_trainer_does(tmp_path):

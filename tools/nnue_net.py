@@ -221,6 +221,14 @@ def record_features(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return feature_indices(codes, black), feature_indices(codes, 1 - black)
 
 
+def mirror_features(features: np.ndarray) -> np.ndarray:
+    """The features of the left-right mirrored positions (file f -> 8 - f; the rules are symmetric, so a
+    mirrored position has the mirrored value): the same shape, padding kept."""
+    features = np.asarray(features)
+    file = features % 90 % 9
+    return np.where(features == NO_FEATURE, NO_FEATURE, features + 8 - 2 * file).astype(features.dtype)
+
+
 def evaluate_position(qnet: QuantNet, piece_map: dict[str, str], black_to_move: bool) -> int:
     """The integer evaluation (centipawns, side to move's view) of a position given as
     ``Position.piece_map()``: the reference for the engine's network evaluation of the same position."""

@@ -3,12 +3,15 @@ as a JJNN file for the engine's EvalFile option.
 
     python tools/train_nnue.py selfplay.bin [master.bin ...] -o jiangjun.jjnn [--hidden 256]
         [--epochs 30] [--batch 1024] [--lr 0.001] [--lambda 0.7] [--k 400] [--max-score 3000]
-        [--validation 0.1] [--patience 4] [--seed 1] [--baseline] [--check]
+        [--score-scale 1.0] [--mirror] [--validation 0.1] [--patience 4] [--seed 1] [--baseline] [--check]
 
 The fit: minimise the mean squared error between sigmoid(eval / K) and the target
 lambda * sigmoid(score / K) + (1 - lambda) * result, with eval the network's centipawns, score the
 search's (side to move's view) and result the game's (1 win, 0.5 draw, 0 loss for the side to move).
-Positions with |score| > --max-score (mates included) are left out: beyond it the sigmoid is flat and
+--score-scale multiplies the scores first: a teacher engine's centipawns are not ours (Pikafish-HCE's are
+about half of our hand-crafted evaluation's), and the search's margins expect the network to speak in
+ours. --mirror adds each training position's left-right mirror image with the same target (the rules are
+symmetric; validation stays as it is). Positions with |score| > --max-score (mates included) are left out: beyond it the sigmoid is flat and
 the scores are the search's tactics rather than the position's value.
 
 The inputs are sparse (at most 32 of the 1260 features per perspective are active), so each
@@ -43,7 +46,7 @@ import scipy.sparse
 
 from nnue_data import SCORE_LIMIT, read_records, record_fen
 from nnue_net import (N_INPUTS, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet, calibrate_output_bias,
-                      evaluate_float, evaluate_quantised, quantise, record_features, rounding_bound, write_jjnn)
+                      evaluate_float, evaluate_quantised, mirror_features, quantise, record_features, rounding_bound, write_jjnn)
 
 DTYPE = np.float32
 
@@ -78,8 +81,8 @@ def feature_matrix(features: np.ndarray) -> scipy.sparse.csr_matrix:
                                    shape=(len(features), N_INPUTS))
 
 
-def targets(records: np.ndarray, k: float, lam: float) -> np.ndarray:
-    score01 = sigmoid(records["score"].astype(np.float64) / k)
+def targets(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0) -> np.ndarray:
+    score01 = sigmoid(records["score"].astype(np.float64) * score_scale / k)
     result01 = (records["result"].astype(np.float64) + 1) / 2
     return (lam * score01 + (1 - lam) * result01).astype(DTYPE)
 
@@ -102,9 +105,14 @@ def split_by_game(games: np.ndarray, fraction: float, rng: np.random.Generator) 
     return np.isin(games, held)
 
 
-def data_set(records: np.ndarray, k: float, lam: float) -> DataSet:
+def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False) -> DataSet:
+    """The positions of the records; with `mirror`, followed by their left-right mirror images."""
     us, them = record_features(records)
-    return DataSet(feature_matrix(us), feature_matrix(them), targets(records, k, lam), records)
+    target = targets(records, k, lam, score_scale)
+    if mirror:
+        us, them = np.concatenate([us, mirror_features(us)]), np.concatenate([them, mirror_features(them)])
+        target, records = np.concatenate([target, target]), np.concatenate([records, records])
+    return DataSet(feature_matrix(us), feature_matrix(them), target, records)
 
 
 def initial_net(hidden: int, rng: np.random.Generator) -> FloatNet:
@@ -270,6 +278,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--lambda", dest="lam", type=float, default=0.7, help="weight of the score")
     parser.add_argument("--k", type=float, default=400.0, help="centipawns per unit of the sigmoid")
+    parser.add_argument("--score-scale", type=float, default=1.0,
+                        help="multiply the scores by this first (a teacher's centipawns into ours)")
+    parser.add_argument("--mirror", action="store_true", help="train on the mirror images too")
     parser.add_argument("--max-score", type=int, default=3000, help=f"leave out |score| above (mates: {SCORE_LIMIT})")
     parser.add_argument("--validation", type=float, default=0.1, help="fraction of games held out")
     parser.add_argument("--patience", type=int, default=4)
@@ -282,9 +293,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     rng = np.random.default_rng(options.seed)
     records, games = load(options.data, options.max_score)
     held = split_by_game(games, options.validation, rng)
-    all_positions = data_set(records, options.k, options.lam)
-    training, validation = all_positions.rows(np.flatnonzero(~held)), all_positions.rows(np.flatnonzero(held))
-    log(f"{len(training)} training positions of {len(np.unique(games[~held]))} games, "
+    training = data_set(records[~held], options.k, options.lam, options.score_scale, options.mirror)
+    validation = data_set(records[held], options.k, options.lam, options.score_scale)
+    log(f"{len(training)} training positions{' (with their mirror images)' if options.mirror else ''} "
+        f"of {len(np.unique(games[~held]))} games, "
         f"{len(validation)} validation positions of {len(np.unique(games[held]))} games; H = {options.hidden}")
     if options.baseline:
         baselines(training, validation, options.k, log)
