@@ -41,7 +41,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               help=f"depth in plies (default {bench.DEFAULT_DEPTH})")
     bench_parser.add_argument("--hash", type=int, default=16, help="hash table size in MB (default 16)")
     bench_parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
-    bench_parser.add_argument("--evalfile", default=None, help="evaluate with this NNUE network file (JJNN)")
+    evaluation = bench_parser.add_mutually_exclusive_group()
+    evaluation.add_argument("--evalfile", default=None,
+                            help="evaluate with this NNUE network file (JJNN; default: the shipped network)")
+    evaluation.add_argument("--hce", action="store_true", help="evaluate with the hand-crafted evaluation")
     sub.add_parser("match", add_help=False,
                    help="play engines against each other (jiangjun match -h lists the options)")
     sub.add_parser("analyze", add_help=False,
@@ -50,7 +53,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if options.command == "perft":
         return _perft(options)
     if options.command == "bench":
-        return bench.main(options.depth, options.hash, options.threads, options.evalfile)
+        return bench.main(options.depth, options.hash, options.threads, options.evalfile, options.hce)
     return 2
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import engine_env
 
-from engine import Position
+from engine import Position, nets
+from engine.netfile import read_net
 from engine.server.bench import BENCH_FENS, DEFAULT_DEPTH, run_bench
 from engine.cli import main
 
@@ -71,8 +72,12 @@ def test_cli_bench_bad_arguments(capsys):
 
 
 def test_cli_bench_subprocess(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "engine", "bench", "3"], capture_output=True, text=True,
-                          timeout=60, cwd=tmp_path, env=engine_env())
-    assert done.returncode == 0, done.stderr
-    nodes = [line for line in done.stdout.splitlines() if line.startswith("Total nodes: ")]
-    assert len(nodes) == 1 and int(nodes[0].split(": ")[1]) == run_bench(depth=3, verbose=False)["nodes"]
+    # By default with the shipped network (the engine's default evaluation), --hce without it.
+    shipped = read_net(nets.locate(nets.DEFAULT))
+    for flags, network in (([], shipped), (["--hce"], None)):
+        done = subprocess.run([sys.executable, "-m", "engine", "bench", "3", *flags], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path, env=engine_env())
+        assert done.returncode == 0, done.stderr
+        nodes = [line for line in done.stdout.splitlines() if line.startswith("Total nodes: ")]
+        assert len(nodes) == 1
+        assert int(nodes[0].split(": ")[1]) == run_bench(depth=3, verbose=False, network=network)["nodes"]

@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from engine import Position, _core
+from engine import Position, _core, nets
 from engine.netfile import Network, NetFileError, random_network, read_net, write_net
-from engine.server.engine import Engine, EngineBusyError
+from engine.server.engine import Engine, EngineBusyError, EngineOptions
 from engine.server.limits import SearchLimits
 from engine_driver import EngineDriver
 
@@ -276,8 +276,22 @@ def test_loading_a_network_during_a_search_waits_for_the_next_one(net):
 # -- the engine facade and the protocols ----------------------------------------------------------------
 
 
-def test_the_facade_loads_and_drops_the_network(net_file, tmp_path):
+def test_the_facade_loads_the_shipped_network_on_first_use():
     engine = Engine()
+    try:
+        assert engine.options.eval_file == nets.DEFAULT and engine.options.use_nnue
+        assert _core.network_hidden() == 0                  # not at start-up
+        shipped = read_net(nets.locate(nets.DEFAULT))
+        assert engine.evaluate() == reference_evaluate(shipped, Position().kernel_board)
+        assert _core.network_hidden() == shipped.hidden
+        assert "NNUE evaluation with jiangjun.jjnn" in engine.evaluation_summary()
+    finally:
+        engine.shutdown()
+        _core.clear_network()
+
+
+def test_the_facade_loads_and_drops_the_network(net_file, tmp_path):
+    engine = Engine(EngineOptions(eval_file="", use_nnue=False))
     try:
         hce = engine.evaluate()
         engine.configure(eval_file=str(net_file))
@@ -316,18 +330,16 @@ def test_uci_a_bad_eval_file_is_reported_and_the_engine_plays_on(tmp_path):
     bad.write_bytes(b"not a network")
     with EngineDriver() as eng:
         lines = eng.handshake("uci")
-        assert "option name EvalFile type string default <empty>" in lines
-        assert "option name Use NNUE type check default false" in lines
+        assert f"option name EvalFile type string default {nets.DEFAULT}" in lines
+        assert "option name Use NNUE type check default true" in lines
         eng.send("position startpos")
-        hce, _ = search_lines(eng, "go depth 3")
+        shipped, _ = search_lines(eng, "go depth 3")
         eng.send(f"setoption name EvalFile value {bad}")
-        eng.send("setoption name UseNNUE value true")
         notes = eng.info_strings(eng.ping())
         assert any("not a JJNN network file" in note and str(bad) in note for note in notes), notes
-        assert any("hand-crafted" in note for note in notes), notes
         eng.send("ucinewgame")
         infos, answer = search_lines(eng, "go depth 3")
-        assert infos == hce and answer.split()[1] in Position().legal_moves()
+        assert infos == shipped and answer.split()[1] in Position().legal_moves()   # the network stayed
 
 
 def test_uci_a_good_eval_file_changes_the_evaluation(net_file):
@@ -335,6 +347,7 @@ def test_uci_a_good_eval_file_changes_the_evaluation(net_file):
     after_h2e2.push("h2e2")
     with EngineDriver() as eng:
         eng.handshake("uci")
+        eng.send("setoption name Use NNUE value false")
         eng.send("position startpos moves h2e2")
         hce, _ = search_lines(eng, "go depth 3")
         eng.send(f"setoption name EvalFile value {net_file}")
@@ -358,8 +371,9 @@ def test_ucci_evalfile_and_usennue(net_file, tmp_path):
     expected = reference_evaluate(read_net(net_file), after_h2e2.kernel_board)
     with EngineDriver() as eng:
         lines = eng.handshake("ucci")
-        assert "option evalfile type string default <empty>" in lines
-        assert "option usennue type check default false" in lines
+        assert f"option evalfile type string default {nets.DEFAULT}" in lines
+        assert "option usennue type check default true" in lines
+        eng.send("setoption usennue false")
         eng.send("position startpos moves h2e2")
         hce, _ = search_lines(eng, "go depth 0")              # UCCI depth 0: the static evaluation
         eng.send(f"setoption evalfile {tmp_path / 'missing.jjnn'}")

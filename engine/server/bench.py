@@ -5,8 +5,8 @@ position starts from a cleared searcher), so any change to the search or the eva
 changes it shows up, and a change that should not (a refactoring, a speed-up) can be checked
 against it. Nodes per second measure the speed of this machine and build.
 
-`jiangjun bench --evalfile NET` searches with that NNUE network instead of the hand-crafted evaluation
-(a random one measures the network's speed: engine.netfile.random_network).
+The evaluation is the engine's default one, the shipped network (engine.nets.DEFAULT); `jiangjun bench
+--evalfile NET` searches with another network file, `--hce` with the hand-crafted evaluation.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import time
 from typing import Optional, Sequence
 
 from .._core import Searcher, clear_network, set_network
+from .. import nets
 from ..netfile import Network, NetFileError, read_net
 from ..position import Position
 
@@ -110,16 +111,17 @@ def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: 
             "nodes": total_nodes, "time_ms": time_ms, "nps": nps, "nnue": network is not None}
 
 
-def main(depth: Optional[int] = None, hash_mb: int = 16, threads: int = 1, evalfile: Optional[str] = None) -> int:
-    """`jiangjun bench [depth] [--hash MB] [--threads N] [--evalfile NET]`: exit status 0, or 2 on bad
-    arguments (a network file that cannot be read included)."""
+def main(depth: Optional[int] = None, hash_mb: int = 16, threads: int = 1, evalfile: Optional[str] = None,
+         hce: bool = False) -> int:
+    """`jiangjun bench [depth] [--hash MB] [--threads N] [--evalfile NET | --hce]`: exit status 0, or 2 on
+    bad arguments (a network file that cannot be read included)."""
     depth = DEFAULT_DEPTH if depth is None else depth
     for name, value in (("depth", depth), ("--hash", hash_mb), ("--threads", threads)):
         if value < 1:
             print(f"jiangjun bench: {name} must be at least 1, not {value}", file=sys.stderr)
             return 2
     try:
-        network = read_net(evalfile) if evalfile else None
+        network = None if hce else read_net(nets.locate(evalfile or nets.DEFAULT))
         run_bench(depth, hash_mb, threads, network=network)
     except (MemoryError, NetFileError) as exc:
         print(f"jiangjun bench: {exc}", file=sys.stderr)

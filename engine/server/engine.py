@@ -23,7 +23,8 @@ from typing import Callable, Optional, Sequence
 from .._core import SearchReport, Searcher, clear_network, network_hidden, set_network
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
-from ..netfile import read_net
+from .. import nets
+from ..netfile import NetFileError, read_net
 from ..position import Color, Position, normalize_move
 from ..score import Score
 from .limits import SearchLimits
@@ -55,8 +56,8 @@ class EngineOptions:
     multipv: int = 1
     ponder: bool = False
     move_overhead_ms: int = 10
-    eval_file: str = ""           # a JJNN network file (engine.netfile); "" for none
-    use_nnue: bool = False        # evaluate with the network of eval_file (when one is loaded)
+    eval_file: str = nets.DEFAULT  # a JJNN network file (engine.netfile; a shipped one by its name); "" for none
+    use_nnue: bool = True         # evaluate with the network of eval_file (when one is loaded)
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,10 @@ class Engine:
         self._options = options
         self._searcher = Searcher(hash_mb=options.hash_mb, threads=options.threads)
         self._searcher.use_nnue = options.use_nnue
-        if options.eval_file:
-            self._load_network(options.eval_file)
+        # The network of eval_file is loaded when the first search or evaluation needs it, not here:
+        # start-up and the handshake stay fast (see _ensure_network).
+        self._network_pending = bool(options.eval_file)
+        self._network_error: Optional[str] = None
         self._position = Position()
         self._banmoves: tuple[str, ...] = ()
         self._job: Optional[_Job] = None
@@ -173,6 +176,8 @@ class Engine:
             if self._busy():
                 raise EngineBusyError("EvalFile cannot change during a search; send stop first")
             self._load_network(new.eval_file)
+            self._network_pending = False
+            self._network_error = None
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
@@ -234,6 +239,7 @@ class Engine:
                 raise IllegalMoveError(f"searchmoves: {move} is not legal in {self._position.fen()}")
         self.stop()
         self.wait()
+        self._ensure_network()
         job = _Job(limits, on_info, on_bestmove)
         if not (limits.infinite or limits.ponder):
             job.released.set()
@@ -313,13 +319,17 @@ class Engine:
 
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""
+        self._ensure_network()
         return int(self._searcher.evaluate(self._position.kernel_board))
 
     def evaluation_summary(self) -> str:
         """Which evaluation the next search uses, in words (for an `info string`)."""
+        self._ensure_network()
         hidden = network_hidden()
         if self._options.use_nnue and hidden:
             return f"NNUE evaluation with {self._options.eval_file} ({hidden} hidden units) enabled"
+        if self._options.use_nnue and self._network_error:
+            return f"{self._network_error}: using the hand-crafted evaluation"
         if self._options.use_nnue:
             return "NNUE enabled but no network is loaded (set EvalFile): using the hand-crafted evaluation"
         if hidden:
@@ -332,12 +342,23 @@ class Engine:
         return self.searching or self.perft_running
 
     def _load_network(self, path: str) -> None:
-        """Load the network file at `path` into the kernel, or drop the network for "". The network is
-        the process's (one per kernel). Raises NetFileError; the current network then stays."""
+        """Load the network file at `path` (or the shipped network of that name: engine.nets.locate) into
+        the kernel, or drop the network for "". The network is the process's (one per kernel). Raises
+        NetFileError; the current network then stays."""
         if path:
-            set_network(read_net(path))
+            set_network(read_net(nets.locate(path)))
         else:
             clear_network()
+
+    def _ensure_network(self) -> None:
+        """Load eval_file's network if it is still pending, when the evaluation is the network's. A file
+        that cannot be read leaves the hand-crafted evaluation, and says so in evaluation_summary."""
+        if self._network_pending and self._options.use_nnue:
+            self._network_pending = False
+            try:
+                self._load_network(self._options.eval_file)
+            except NetFileError as exc:
+                self._network_error = str(exc)
 
     def _wait_perft(self) -> None:
         if self._perft is not None:

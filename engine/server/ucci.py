@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import nets
 from ..position import Position
 from .commands import CommandError, parse_int, parse_number, parse_position, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threads, max_hash_mb
@@ -42,8 +43,8 @@ def ucci_options() -> tuple[Option, ...]:
         Option("newgame", "button"),
         Option("batch", "check", False),
         Option("debug", "check", False),
-        Option("evalfile", "string", ""),
-        Option("usennue", "check", False),
+        Option("evalfile", "string", nets.DEFAULT),
+        Option("usennue", "check", True),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .. import __version__
+from .. import __version__, nets
 from ..position import Color
 from ..score import Score
 from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
@@ -39,8 +39,8 @@ def uci_options() -> tuple[Option, ...]:
         Option("Move Overhead", "spin", 10, 0, 5000),
         Option("Clear Hash", "button"),
         Option("UCI_Variant", "combo", "xiangqi", choices=("xiangqi",)),
-        Option("EvalFile", "string", ""),
-        Option("Use NNUE", "check", False),
+        Option("EvalFile", "string", nets.DEFAULT),
+        Option("Use NNUE", "check", True),
     )
 
 
