@@ -72,13 +72,34 @@ class DataSet:
         return DataSet(self.us[index], self.them[index], self.target[index], self.records[index])
 
 
-def feature_matrix(features: np.ndarray) -> scipy.sparse.csr_matrix:
-    """The (n, N_INPUTS) 0/1 matrix of (n, 32) feature arrays padded with NO_FEATURE."""
+#: --factorise: one virtual feature per side and piece type (whatever the square), 14 in all.
+N_VIRTUAL = 14
+
+
+def feature_matrix(features: np.ndarray, factorise: bool = False) -> scipy.sparse.csr_matrix:
+    """The (n, N_INPUTS) 0/1 matrix of (n, 32) feature arrays padded with NO_FEATURE; factorised, the
+    (n, N_INPUTS + N_VIRTUAL) matrix in which each piece also counts in its side and type's virtual
+    feature."""
     active = features != NO_FEATURE
-    indptr = np.concatenate([[0], np.cumsum(active.sum(axis=1))])
+    counts = active.sum(axis=1)
     columns = features[active]
-    return scipy.sparse.csr_matrix((np.ones(len(columns), DTYPE), columns, indptr),
-                                   shape=(len(features), N_INPUTS))
+    if factorise:
+        columns = np.stack([columns, N_INPUTS + columns // 90], axis=1).ravel()
+        counts = 2 * counts
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    matrix = scipy.sparse.csr_matrix((np.ones(len(columns), DTYPE), columns, indptr),
+                                     shape=(len(features), N_INPUTS + (N_VIRTUAL if factorise else 0)))
+    matrix.sum_duplicates()
+    return matrix
+
+
+def fold(net: FloatNet) -> FloatNet:
+    """The network of the engine's inputs: a factorised network's virtual weights added to the weights of
+    every square of their side and type (the accumulators are the same sums)."""
+    if len(net.W) == N_INPUTS:
+        return net
+    W = net.W[:N_INPUTS] + np.repeat(net.W[N_INPUTS:], 90, axis=0)
+    return FloatNet(W, net.b, net.wo, net.bo)
 
 
 def targets(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0) -> np.ndarray:
@@ -105,20 +126,25 @@ def split_by_game(games: np.ndarray, fraction: float, rng: np.random.Generator) 
     return np.isin(games, held)
 
 
-def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False) -> DataSet:
-    """The positions of the records; with `mirror`, followed by their left-right mirror images."""
+def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False,
+             factorise: bool = False) -> DataSet:
+    """The positions of the records; with `mirror`, followed by their left-right mirror images; with
+    `factorise`, with the virtual features (feature_matrix)."""
     us, them = record_features(records)
     target = targets(records, k, lam, score_scale)
     if mirror:
         us, them = np.concatenate([us, mirror_features(us)]), np.concatenate([them, mirror_features(them)])
         target, records = np.concatenate([target, target]), np.concatenate([records, records])
-    return DataSet(feature_matrix(us), feature_matrix(them), target, records)
+    return DataSet(feature_matrix(us, factorise), feature_matrix(them, factorise), target, records)
 
 
-def initial_net(hidden: int, rng: np.random.Generator) -> FloatNet:
+def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False) -> FloatNet:
     """Small random weights: an accumulator starts near the middle of the clamp's [0, 1], where it has a
-    gradient (30-odd features of standard deviation 0.05 around a bias of 0.5)."""
-    return FloatNet(W=rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE),
+    gradient (30-odd features of standard deviation 0.05 around a bias of 0.5). Virtual weights start at 0."""
+    W = rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE)
+    if factorise:
+        W = np.concatenate([W, np.zeros((N_VIRTUAL, hidden), DTYPE)])
+    return FloatNet(W=W,
                     b=np.full(hidden, 0.5, DTYPE),
                     wo=rng.normal(0, 1 / np.sqrt(2 * hidden), 2 * hidden).astype(DTYPE),
                     bo=0.0)
@@ -129,10 +155,11 @@ class Trainer:
 
     BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
 
-    def __init__(self, net: FloatNet, k: float, lr: float) -> None:
+    def __init__(self, net: FloatNet, k: float, lr: float, weight_decay: float = 0.0) -> None:
         self.net = net
         self.k = k
         self.lr = lr
+        self.weight_decay = weight_decay
         self.params = {"W": net.W, "b": net.b, "wo": net.wo, "bo": np.array([net.bo], DTYPE)}
         self.m = {name: np.zeros_like(p) for name, p in self.params.items()}
         self.v = {name: np.zeros_like(p) for name, p in self.params.items()}
@@ -185,13 +212,18 @@ class Trainer:
             v *= self.BETA2
             v += (1 - self.BETA2) * grad * grad
             p[name] -= self.lr * (m / correction1) / (np.sqrt(v / correction2) + self.EPSILON)
+        # Decoupled weight decay (AdamW) of the input weights: they are most of the parameters, and each
+        # is seen only in positions with its piece on its square.
+        if self.weight_decay:
+            p["W"] *= 1 - self.lr * self.weight_decay
         np.clip(p["W"], -WEIGHT_LIMIT, WEIGHT_LIMIT, out=p["W"])
         np.clip(p["b"], -WEIGHT_LIMIT, WEIGHT_LIMIT, out=p["b"])
         return float(np.mean(error ** 2))
 
     def snapshot(self) -> FloatNet:
+        """The network as the engine computes it (folded, when factorised)."""
         p = self.params
-        return FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), float(p["bo"][0]))
+        return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), float(p["bo"][0])))
 
 
 def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int, batch_size: int,
@@ -281,7 +313,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--score-scale", type=float, default=1.0,
                         help="multiply the scores by this first (a teacher's centipawns into ours)")
     parser.add_argument("--mirror", action="store_true", help="train on the mirror images too")
+    parser.add_argument("--factorise", action="store_true",
+                        help="train a weight per side and piece type beside those per square (folded in)")
     parser.add_argument("--max-score", type=int, default=3000, help=f"leave out |score| above (mates: {SCORE_LIMIT})")
+    parser.add_argument("--weight-decay", type=float, default=0.0, help="decoupled decay of the input weights")
     parser.add_argument("--validation", type=float, default=0.1, help="fraction of games held out")
     parser.add_argument("--patience", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
@@ -293,14 +328,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     rng = np.random.default_rng(options.seed)
     records, games = load(options.data, options.max_score)
     held = split_by_game(games, options.validation, rng)
-    training = data_set(records[~held], options.k, options.lam, options.score_scale, options.mirror)
-    validation = data_set(records[held], options.k, options.lam, options.score_scale)
+    training = data_set(records[~held], options.k, options.lam, options.score_scale, options.mirror,
+                        options.factorise)
+    validation = data_set(records[held], options.k, options.lam, options.score_scale, factorise=options.factorise)
     log(f"{len(training)} training positions{' (with their mirror images)' if options.mirror else ''} "
         f"of {len(np.unique(games[~held]))} games, "
         f"{len(validation)} validation positions of {len(np.unique(games[held]))} games; H = {options.hidden}")
     if options.baseline:
         baselines(training, validation, options.k, log)
-    trainer = Trainer(initial_net(options.hidden, rng), options.k, options.lr)
+    trainer = Trainer(initial_net(options.hidden, rng, options.factorise), options.k, options.lr,
+                      options.weight_decay)
     net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log)
     qnet = quantised(net, training)
     write_jjnn(options.output, qnet)
