@@ -156,7 +156,8 @@ class CecpSession(BaseSession):
         # XBoard takes an error line with "illegal" in it for a refused move, which forfeits the game
         # when it has checked the move itself: name such problems differently.
         reason = re.sub(r"(?i)illegal", "invalid", message.replace("(", "[").replace(")", "]"))
-        self.say(f"Error ({reason}): {line[:80]}")
+        echo = "".join(c if c.isprintable() else "?" for c in line[:80]) or "(line)"
+        self.say(f"Error ({reason}): {echo}")
 
     def close(self) -> None:
         self.cancel()
@@ -319,6 +320,8 @@ class CecpSession(BaseSession):
         self.engine_side = None
 
     def cmd_go(self, args: list[str]) -> None:
+        if args:
+            raise CommandError("go takes no arguments in CECP")
         if not self.valid:
             raise CommandError("no valid position; send new or setboard")
         self.cancel()

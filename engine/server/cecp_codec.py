@@ -175,5 +175,5 @@ def option_feature(option: Option, kind: Optional[str] = None) -> str:
         choices = [f"*{c}" if c == option.default else c for c in option.choices]
         body = f"{option.name} -combo {' /// '.join(choices)}"
     else:
-        body = f"{option.name} -{kind} {option.default or ''}".rstrip()
+        body = f"{option.name} -{kind} {option.default or ''}"   # XBoard wants the value, even empty
     return f'feature option="{body}"'
