@@ -480,3 +480,29 @@ def test_xboard_after_uci_switches_to_cecp_and_uci_switches_back():
         assert cecp.display()[1] == ["h2e2"]
         eng.handshake("uci")
         assert eng.ping() == []
+
+
+def test_a_repetition_the_engine_completes_in_its_favour_is_left_to_the_gui():
+    """In-process: XBoard judges a perpetual against the side whose move completes the repetition and
+    forfeits a win claim it does not share, so after its own move the engine claims only a ruling
+    against itself; after the opponent's move it claims every ruling."""
+    from engine.server.cecp import CecpSession
+    from engine.server.engine import Engine
+
+    said: list[str] = []
+    session = CecpSession(Engine(), said.append, lambda task: task())
+    fen = "3k5/4P4/4b4/3C5/4c4/9/9/9/9/5K3 w - - 0 1"
+    cycle = "d6e6 e7g5 e6d6 g5e7 d6e6 e7g5 e6d6 g5e7 d6e6".split()   # Red's last move: third occurrence
+    for line in ["force", f"setboard {fen}", *[f"usermove {m}" for m in cycle]]:
+        session.handle(line.split())
+    assert said == []
+    outcome = session.game.outcome()
+    assert outcome is not None and outcome.winner == "red" and outcome.reason == "perpetual_chase"
+    assert session.claim(own_move=True) is False and said == []     # the engine (Red) just moved
+    assert session.claim() is True and said == ["1-0 {Red wins, perpetual chase by Black}"]
+    session.game.pop()
+    session.game.pop()
+    session.handle(["usermove", "g5e7"])   # Black (the engine, say) completes its own losing repetition
+    said.clear()
+    assert session.game.outcome() is not None
+    assert session.claim(own_move=True) is True and said == ["1-0 {Red wins, perpetual chase by Black}"]
