@@ -1,4 +1,4 @@
-"""CECP's wire values (engine.server.cecp_codec): time controls, clocks, scores and output lines, in-process."""
+"""CECP's wire values (engine.server.cecp_codec): time controls, clocks, scores and output lines."""
 from __future__ import annotations
 
 import pytest

@@ -103,7 +103,8 @@ def test_protover_alone_selects_cecp_and_accepted_lines_are_quiet():
         eng.send("protover 2")
         eng.read_until("feature done=1", timeout=5)
         cecp = Cecp(eng)
-        cecp.send("accepted setboard", "rejected nps", "xboard", "random", "computer", "name fsf", "rating 0 0")
+        cecp.send("accepted setboard", "rejected nps", "xboard", "random", "computer", "name fsf",
+                  "rating 0 0")
         assert cecp.sync() == []
 
 

@@ -25,7 +25,8 @@ OPTIONS = ["-firstOptions", "Move Overhead=30"]
 
 
 def check(run: xboard_run.Run, games: int) -> None:
-    summary = "\n".join(f"{g.white} - {g.black} {g.result} {{{g.reason}}} {g.moves} plies" for g in run.games)
+    summary = "\n".join(f"{g.white} - {g.black} {g.result} {{{g.reason}}} {g.moves} plies"
+                        for g in run.games)
     print(f"{run.seconds:.0f} s\n{summary}")
     assert run.returncode == 0
     assert run.problems == [], "\n".join(run.problems[:20])
@@ -33,7 +34,8 @@ def check(run: xboard_run.Run, games: int) -> None:
     for game in run.games:
         assert game.result in ("1-0", "0-1", "1/2-1/2"), summary
         assert RULES_ENDINGS.match(game.reason), f"not an ending by the rules: {game.reason!r}"
-    assert sum(game.white.startswith("jiangjun") for game in run.games) == (games + 1) // 2, "colours alternate"
+    as_red = sum(game.white.startswith("jiangjun") for game in run.games)
+    assert as_red == (games + 1) // 2, "colours alternate"
     log = run.debug_log
     assert ">first : option Move Overhead=30" in log
     assert re.search(r"<first : feature .*variants=\"xiangqi\"", log)
@@ -55,7 +57,8 @@ def test_moves_per_session(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("control", [dict(tc="0:30", inc=0.3), dict(tc="1", mps=40)], ids=["30s+0.3", "40-in-1min"])
+@pytest.mark.parametrize("control", [dict(tc="0:30", inc=0.3), dict(tc="1", mps=40)],
+                         ids=["30s+0.3", "40-in-1min"])
 def test_the_issues_controls(tmp_path, control):
     """The commands of issue 12: `-mg 2 -tc 0:30 -inc 0.3` and the stage control `-mps 40 -tc 1`."""
     run = xboard_run.run(tmp_path, games=2, extra=OPTIONS, timeout=1800, **control)

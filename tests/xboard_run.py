@@ -74,8 +74,8 @@ def engine_command() -> str:
     return f"{sys.executable} -m engine"
 
 
-def run(workdir: Path, games: int = 2, tc: str = "0:30", inc: Optional[float] = None, mps: Optional[int] = None,
-        extra: Sequence[str] = (), timeout: float = 900.0) -> Run:
+def run(workdir: Path, games: int = 2, tc: str = "0:30", inc: Optional[float] = None,
+        mps: Optional[int] = None, extra: Sequence[str] = (), timeout: float = 900.0) -> Run:
     """Play `games` games (alternating colours) in `workdir`; -inc gives an increment, -mps a
     moves-per-session control (XBoard sends `level MPS BASE 0`)."""
     assert XBOARD is not None and XVFB_RUN is not None
@@ -130,7 +130,8 @@ def parse_pgn(text: str) -> list[Game]:
         movetext = " ".join(body)
         end = _END.search(movetext)
         bare = re.sub(r"\{[^{}]*\}", " ", movetext)
-        plies = [t for t in bare.split() if not _MOVE_NUMBER.fullmatch(t) and t not in ("1-0", "0-1", "1/2-1/2", "*")]
+        plies = [t for t in bare.split()
+                 if not _MOVE_NUMBER.fullmatch(t) and t not in ("1-0", "0-1", "1/2-1/2", "*")]
         games.append(Game(tags.get("White", "?"), tags.get("Black", "?"), tags.get("Result", "*"),
                           end.group(1).strip() if end else "", len(plies)))
     return games
@@ -150,7 +151,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     result = run(Path(options.out).resolve(), options.games, options.tc, options.inc, options.mps,
                  timeout=24 * 3600)
     for number, game in enumerate(result.games, 1):
-        print(f"{number:3} {game.white:>16} - {game.black:<16} {game.result:8} {game.moves:4} plies  {game.reason}")
+        print(f"{number:3} {game.white:>16} - {game.black:<16} {game.result:8} {game.moves:4} plies  "
+              f"{game.reason}")
     wins, draws, losses = result.score()
     print(f"jiangjun: +{wins} ={draws} -{losses} in {len(result.games)} games, {result.seconds:.0f} s")
     for line in result.problems:

@@ -187,7 +187,8 @@ class CecpSession(BaseSession):
             except (ValueError, MemoryError) as exc:   # reported as the command's error would have been
                 self.report_error(str(exc), "(deferred)")
 
-    def start(self, kind: str, limits: SearchLimits, moves: tuple[str, ...] = (), predicted: Optional[str] = None) -> None:
+    def start(self, kind: str, limits: SearchLimits, moves: tuple[str, ...] = (),
+              predicted: Optional[str] = None) -> None:
         """Search the game position (plus `moves`) in the background."""
         search = _Search(kind, predicted=predicted)
         self.engine.set_position(self.game.starting_fen, [*self.game.move_stack, *moves])

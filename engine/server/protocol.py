@@ -93,11 +93,11 @@ def read_lines(stream: IO[str]) -> Iterator[Union[str, OverlongLine]]:
 class Protocol:
     """Dispatches input lines to the session of the current dialect, over one engine."""
 
-    def __init__(self, engine: Engine, say: Say, post: Optional[Post] = None) -> None:
+    def __init__(self, engine: Engine, say: Say, post: Post) -> None:
+        """`post` queues work for the protocol thread (run it with run_posted between input lines)."""
         self.engine = engine
         self.say = say
-        # Without a queue to post to (embedding), posted work runs at once, on the caller's thread.
-        self.post: Post = post if post is not None else (lambda task: task())
+        self.post = post
         self.session: Optional[BaseSession] = None
 
     def handle_line(self, line: Union[str, OverlongLine]) -> bool:
