@@ -16,7 +16,6 @@ KEPT.push("h9g7")
 
 COMMON = [
     "foo bar",
-    "xboard",
     "位置 startpos",
     "position",
     "position foo",

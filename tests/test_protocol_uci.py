@@ -367,7 +367,7 @@ def test_a_terminal_gets_a_help_line():
             if proc.poll() is None:
                 proc.kill()
             os.close(master)
-    assert "type 'uci' or 'ucci'" in first
+    assert "type 'uci', 'ucci' or 'xboard'" in first
 
 
 def test_serve_in_process_with_text_streams():

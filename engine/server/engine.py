@@ -263,14 +263,15 @@ class Engine:
         self._searcher.stop()
         job.released.set()
 
-    def ponderhit(self, draw_offer: bool = False) -> bool:
+    def ponderhit(self, draw_offer: bool = False, limits: Optional[SearchLimits] = None) -> bool:
         """The opponent played the expected move: turn the ponder search into a normal one, whose time
-        limits (from the ponder `go`'s clock) count from now. If the ponder search has already used what
-        a normal search would, or has finished, it reports at once. Returns False when not pondering."""
+        limits (from the ponder `go`'s clock, or from `limits` when given: CECP sends the clock with the
+        move) count from now. If the ponder search has already used what a normal search would, or has
+        finished, it reports at once. Returns False when not pondering."""
         job = self._job
         if job is None or not job.pondering or not self.searching:
             return False
-        limits = replace(job.limits, ponder=False)
+        limits = replace(job.limits if limits is None else limits, ponder=False)
         soft, hard = self._deadlines(limits)
         now = time.monotonic()
         with job.lock:

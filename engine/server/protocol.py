@@ -3,27 +3,33 @@
 The dialect is chosen by the first command, and again by any later handshake:
 
 * `ucci` -> UCCI 3.0 (engine.server.ucci), `uci` -> UCI (engine.server.uci), both answered at once;
+* `xboard` (then `protover 2`, answered with the feature list), or `protover` first -> CECP, the xboard
+  protocol (engine.server.cecp); a later `xboard` in CECP changes nothing;
 * `ucicyclone`, or anything else first (typically a bare `position`, `fen` or `startpos` line, the
   "cyclone" style of many Chinese GUIs) -> UCI without a handshake.
 
 The reader loop only parses and dispatches: searches run on the engine facade's background thread, so
-`isready`, `stop` and `quit` are answered while it thinks. No input ends or crashes the process: a line
-that cannot be carried out gets `info string <what was wrong>` and is otherwise ignored. End of input
-stops any search and ends the loop.
+`isready`, `stop` and `quit` are answered while it thinks. Input is read by a reader thread into a queue
+that the protocol thread works through; a session can also post work to that queue from a search thread
+(CECP plays its move and starts pondering on the protocol thread). No input ends or crashes the process:
+a line that cannot be carried out gets `info string <what was wrong>` (CECP: `Error (...): ...`) and is
+otherwise ignored. End of input stops any search and ends the loop.
 """
 from __future__ import annotations
 
+import queue
 import threading
 from dataclasses import dataclass
-from typing import IO, Iterator, Optional, Union
+from typing import IO, Callable, Iterator, Optional, Union
 
+from .cecp import CecpSession
 from .commands import quote
 from .engine import Engine, EngineBusyError
-from .session import Say, Session
+from .session import BaseSession, Post, Say
 from .ucci import UcciSession
 from .uci import UciSession
 
-HELP_LINE = "jiangjun, a Xiangqi engine: type 'uci' or 'ucci' to start, 'quit' to leave."
+HELP_LINE = "jiangjun, a Xiangqi engine: type 'uci', 'ucci' or 'xboard' to start, 'quit' to leave."
 #: Longest input line accepted (bytes): far more than a `position` with a whole game's moves.
 MAX_LINE = 64 * 1024
 
@@ -87,15 +93,17 @@ def read_lines(stream: IO[str]) -> Iterator[Union[str, OverlongLine]]:
 class Protocol:
     """Dispatches input lines to the session of the current dialect, over one engine."""
 
-    def __init__(self, engine: Engine, say: Say) -> None:
+    def __init__(self, engine: Engine, say: Say, post: Post) -> None:
+        """`post` queues work for the protocol thread (run it with run_posted between input lines)."""
         self.engine = engine
         self.say = say
-        self.session: Optional[Session] = None
+        self.post = post
+        self.session: Optional[BaseSession] = None
 
     def handle_line(self, line: Union[str, OverlongLine]) -> bool:
         """Carry out one input line; never raises. Returns False when the engine should exit."""
         if isinstance(line, OverlongLine):
-            self.say(f"info string ignored a line of {line.length} bytes: longer than {MAX_LINE}")
+            self._error(f"ignored a line of {line.length} bytes: longer than {MAX_LINE}", "")
             return True
         words = line.split()
         if not words:
@@ -104,22 +112,48 @@ class Protocol:
             return self._dispatch(words)
         except (ValueError, EngineBusyError, MemoryError) as exc:
             # CommandError, InvalidFenError, IllegalMoveError, OptionError are ValueErrors.
-            self.say(f"info string {exc}")
+            self._error(str(exc), line.strip())
         except Exception as exc:  # a bug: report it and carry on
-            self.say(f"info string internal error on {quote(line.strip())}: {exc!r}")
+            self._error(f"internal error on {quote(line.strip())}: {exc!r}", line.strip())
         return True
+
+    def run_posted(self, task: Callable[[], None]) -> None:
+        """Carry out work a session posted from another thread; never raises."""
+        try:
+            task()
+        except Exception as exc:  # a bug: report it and carry on
+            self._error(f"internal error: {exc!r}", "")
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
+    def _error(self, message: str, line: str) -> None:
+        if self.session is None:
+            self.say(f"info string {message}")
+        else:
+            self.session.report_error(message, line)
+
+    def _switch(self, session: BaseSession) -> BaseSession:
+        if self.session is not None:
+            self.session.close()
+        self.session = session
+        return session
 
     def _dispatch(self, words: list[str]) -> bool:
         first = words[0]
         if first in ("uci", "ucicyclone"):
-            self.session = UciSession(self.engine, self.say)
+            session = self._switch(UciSession(self.engine, self.say))
             if first == "uci":
-                self.session.handshake()
+                session.handshake()
             return True
         if first == "ucci":
-            self.session = UcciSession(self.engine, self.say)
-            self.session.handshake()
+            self._switch(UcciSession(self.engine, self.say)).handshake()
             return True
+        if first in ("xboard", "protover") and not isinstance(self.session, CecpSession):
+            self._switch(CecpSession(self.engine, self.say, self.post))
+            if first == "xboard":
+                return True
         if self.session is None:
             self.session = UciSession(self.engine, self.say)
         return self.session.handle(words)
@@ -135,13 +169,31 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
     if interactive:
         writer.say(HELP_LINE)
     engine = Engine()
-    protocol = Protocol(engine, writer.say)
+    inbox: "queue.Queue[object]" = queue.Queue()
+    protocol = Protocol(engine, writer.say, inbox.put)
+    end_of_input = object()
+
+    def reader() -> None:
+        try:
+            for line in read_lines(stdin):
+                inbox.put(line)
+        except (OSError, ValueError):  # the input was closed under us
+            pass
+        inbox.put(end_of_input)
+
+    threading.Thread(target=reader, name="stdin", daemon=True).start()
     try:
-        for line in read_lines(stdin):
-            if not protocol.handle_line(line):
+        while True:
+            item = inbox.get()
+            if item is end_of_input:
+                break
+            if callable(item):
+                protocol.run_posted(item)
+            elif not protocol.handle_line(item):  # type: ignore[arg-type]
                 break
     except KeyboardInterrupt:
         pass
     finally:
+        protocol.close()
         engine.shutdown()
     return 0

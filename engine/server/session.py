@@ -1,10 +1,15 @@
-"""What the dialects share: a session turns command lines into calls on the engine facade and its
-results into output lines. The subclasses (engine.server.uci, engine.server.ucci) supply the handshake, the `go` and
-`setoption` syntax and the output formats; the commands below are common to both.
+"""What the dialects share. A session turns command lines into calls on the engine facade and its
+results into output lines.
+
+* BaseSession: what every dialect has (a handler table, `quit`, how errors are reported). CECP
+  (engine.server.cecp) builds on it directly: its game flow (`new`, `usermove`, `go` meaning "play
+  this side") has nothing in common with the UCI family's.
+* Session: the UCI family (engine.server.uci, engine.server.ucci). The subclasses supply the handshake,
+  the `go` and `setoption` syntax and the output formats; the commands below are common to both.
 
 A handler either returns (command done), or raises CommandError / ValueError / EngineBusyError, which the
-reader loop reports as `info string ...`: the command is then ignored as a whole, and the position and
-options stay as they were.
+reader loop hands to the session's `report_error` (`info string ...` in the UCI family): the command is
+then ignored as a whole, and the position and options stay as they were.
 """
 from __future__ import annotations
 
@@ -17,24 +22,52 @@ from .limits import SearchLimits
 
 Say = Callable[[str], None]
 Handler = Callable[[list[str]], Optional[bool]]
+#: Runs a callable on the protocol thread, between input lines (for work a search thread must not do).
+Post = Callable[[Callable[[], None]], None]
 
 HELP = (
-    "commands: uci | ucci, isready, setoption ..., position {startpos | fen <FEN>} [moves ...], "
+    "commands: uci | ucci | xboard, isready, setoption ..., position {startpos | fen <FEN>} [moves ...], "
     "go [depth N | nodes N | movetime MS | wtime MS btime MS ... | infinite], stop, ponderhit, "
     "d (board), go perft N, ucinewgame, quit"
 )
 
 
-class Session(ABC):
+class BaseSession(ABC):
     """One dialect's conversation with a GUI, over one engine facade."""
 
-    #: "uci" or "ucci".
+    #: "uci", "ucci" or "cecp".
     dialect: ClassVar[str]
 
     def __init__(self, engine: Engine, say: Say) -> None:
         self.engine = engine
         self.say = say
-        self.handlers: dict[str, Handler] = {
+        self.handlers: dict[str, Handler] = {}
+
+    @abstractmethod
+    def handshake(self) -> None:
+        """Answer the command that chose the dialect (`uci`, `ucci`, `protover`)."""
+
+    def handle(self, words: list[str]) -> bool:
+        """Carry out one command line, split into words. Returns False when the session should end."""
+        handler = self.handlers.get(words[0])
+        if handler is None:
+            raise CommandError(f"unknown command {quote(words[0])} (type 'help' for the list)")
+        return handler(words[1:]) is not False
+
+    def report_error(self, message: str, line: str) -> None:
+        """Tell the GUI that `line` was not carried out, and why."""
+        self.say(f"info string {message}")
+
+    def close(self) -> None:
+        """The session is replaced by another dialect's, or input has ended."""
+
+
+class Session(BaseSession):
+    """The UCI family (UCI and UCCI)."""
+
+    def __init__(self, engine: Engine, say: Say) -> None:
+        super().__init__(engine, say)
+        self.handlers.update({
             "isready": self.cmd_isready,
             "position": self.cmd_position,
             # `fen ...` / `startpos ...` without `position`: the cyclone style of many Chinese GUIs.
@@ -51,13 +84,9 @@ class Session(ABC):
             "quit": self.cmd_quit,
             "d": self.cmd_display,
             "help": self.cmd_help,
-        }
+        })
 
     # -- the dialect's part ------------------------------------------------------------------
-    @abstractmethod
-    def handshake(self) -> None:
-        """Answer `uci` / `ucci`: identification, options, and the ok line."""
-
     @abstractmethod
     def parse_go(self, args: Sequence[str]) -> SearchLimits:
         """The limits of a `go` (its arguments, `perft` excepted). Raises CommandError."""
@@ -76,14 +105,6 @@ class Session(ABC):
 
     def farewell(self) -> None:
         """Say goodbye on `quit` (UCCI: `bye`)."""
-
-    # -- dispatch ----------------------------------------------------------------------------
-    def handle(self, words: list[str]) -> bool:
-        """Carry out one command line, split into words. Returns False when the session should end."""
-        handler = self.handlers.get(words[0])
-        if handler is None:
-            raise CommandError(f"unknown command {quote(words[0])} (type 'help' for the list)")
-        return handler(words[1:]) is not False
 
     # -- common commands ---------------------------------------------------------------------
     def cmd_isready(self, args: list[str]) -> None:

@@ -9,7 +9,7 @@ handshake; bare `fen`/`startpos` lines).
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from .. import __version__, nets
 from ..position import Color
@@ -65,6 +65,31 @@ def format_bestmove(result: SearchResult) -> list[str]:
         return lines + [f"info depth 0 score {score}", "bestmove (none)"]
     ponder = f" ponder {result.ponder}" if result.ponder else ""
     return lines + [f"bestmove {result.bestmove}{ponder}"]
+
+
+def apply_option(engine: Engine, option: Option, value: OptionValue, tell: Callable[[str], None]) -> None:
+    """Set a parsed UCI option (also CECP's, which are the same) on the engine; `tell` gets what the
+    user should know (which evaluation is in use after EvalFile or Use NNUE)."""
+    key = option.name.lower()
+    if key == "clear hash":
+        engine.clear_hash()
+    elif key == "hash":
+        engine.configure(hash_mb=value)
+    elif key == "threads":
+        engine.configure(threads=value)
+    elif key == "multipv":
+        engine.configure(multipv=value)
+    elif key == "ponder":
+        engine.configure(ponder=value)
+    elif key == "move overhead":
+        engine.configure(move_overhead_ms=value)
+    elif key == "evalfile":
+        engine.configure(eval_file=value)
+        tell(engine.evaluation_summary())
+    elif key == "use nnue":
+        engine.configure(use_nnue=value)
+        tell(engine.evaluation_summary())
+    # UCI_Variant: xiangqi is the only value, already checked by parse.
 
 
 def parse_go(args: Sequence[str], red_to_move: bool) -> SearchLimits:
@@ -157,26 +182,7 @@ class UciSession(Session):
 
     def apply(self, option: Option, value: OptionValue) -> None:
         """Set a parsed option on the engine."""
-        key = option.name.lower()
-        if key == "clear hash":
-            self.engine.clear_hash()
-        elif key == "hash":
-            self.engine.configure(hash_mb=value)
-        elif key == "threads":
-            self.engine.configure(threads=value)
-        elif key == "multipv":
-            self.engine.configure(multipv=value)
-        elif key == "ponder":
-            self.engine.configure(ponder=value)
-        elif key == "move overhead":
-            self.engine.configure(move_overhead_ms=value)
-        elif key == "evalfile":
-            self.engine.configure(eval_file=value)
-            self.say(f"info string {self.engine.evaluation_summary()}")
-        elif key == "use nnue":
-            self.engine.configure(use_nnue=value)
-            self.say(f"info string {self.engine.evaluation_summary()}")
-        # UCI_Variant: xiangqi is the only value, already checked by parse.
+        apply_option(self.engine, option, value, lambda text: self.say(f"info string {text}"))
 
     def report_info(self, info: SearchInfo) -> None:
         self.say(format_info(info))
