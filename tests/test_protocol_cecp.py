@@ -92,7 +92,7 @@ def test_handshake_lists_the_features_and_the_options():
         assert 'feature option="MultiPV -spin 1 1 128"' in options
         assert 'feature option="Move Overhead -spin 10 0 5000"' in options
         assert 'feature option="Clear Hash -button"' in options
-        assert 'feature option="Use NNUE -check 0"' in options
+        assert 'feature option="Use NNUE -check 1"' in options
         assert any(line.startswith('feature option="EvalFile -file') for line in options)
         assert not any("Hash -spin" in line or "Threads" in line for line in options), "memory/cores instead"
         assert lines[-1] == "feature done=1"
