@@ -90,7 +90,7 @@ def test_encoding_override_and_source_kinds() -> None:
 
 
 def test_undecodable_bytes_and_missing_file() -> None:
-    with pytest.raises(PgnError, match="neither UTF-8 nor GBK"):
+    with pytest.raises(PgnError, match="none of the encodings tried: UTF-8 .*, GBK .*, Big5 "):
         read_games(b'[Event "\x81\x30\x81"]')
     with pytest.raises(FileNotFoundError):
         read_games("no/such/file.pgn")

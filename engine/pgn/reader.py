@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..notation import parse_move
 from ..position import Position
 from ..squares import is_iccs
 from .game import Game, PgnError
-from .source import PgnSource, read_source
+from .source import Decoding, PgnSource, decodings, read_source
 
 
 # ---------------------------------------------------------------------------
@@ -284,17 +284,64 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
     return game
 
 
-def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
-    """Yield the games of a PGN source one by one (see :func:`read_games`).
-
-    Games before a faulty one are yielded before its :class:`PgnError` is raised.
-    """
-    text, label = read_source(source, encoding)
+def _games_of(text: str, label: Optional[str]) -> Iterator[Game]:
+    """The games of PGN text, one by one."""
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(_split_games(text, label), start=1):
         yield _build_game(raw, number, label)
+
+
+def _what_failed(error: PgnError) -> str:
+    """A short account of why a reading failed, for the list of readings tried."""
+    if error.move_number is None or error.token is None:
+        return error.reason
+    return f"game {error.game_number}, move {error.move_number} {error.token!r} does not read"
+
+
+def _first_readable(readings: List[Decoding], undecodable: List[str],
+                    label: Optional[str]) -> Tuple[List[Game], Optional[PgnError]]:
+    """The games of the first reading under which every game reads, or, when there is none, the games
+    read under the reading that went furthest and its error, which then names every encoding tried."""
+    attempts = []
+    for reading in readings:
+        games: List[Game] = []
+        try:
+            for game in _games_of(reading.text, label):
+                games.append(game)
+        except PgnError as exc:
+            progress = sum(len(g.moves) for g in games) + 2 * (exc.move_number or 0)
+            attempts.append((progress, reading, games, exc))
+            continue
+        return games, None
+    _, best, games, error = max(attempts, key=lambda attempt: attempt[0])
+    others = [f"{reading.name} ({_what_failed(exc)})" for _, reading, _, exc in attempts if reading is not best]
+    others += undecodable
+    note = f" [read as {best.name}" + (f"; also tried: {'; '.join(others)}]" if others else "]")
+    return games, PgnError(error.reason + note, source=error.source, game_number=error.game_number,
+                           event=error.event, line=error.line, move_number=error.move_number,
+                           side=error.side, token=error.token)
+
+
+def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
+    """Yield the games of a PGN source one by one (see :func:`read_games`).
+
+    Games before a faulty one are yielded before its :class:`PgnError` is raised. When the encoding of
+    bytes has to be found, every game is read before the first is yielded.
+    """
+    content, label = read_source(source)
+    if isinstance(content, str):
+        yield from _games_of(content, label)
+        return
+    readings, undecodable = decodings(content, encoding, label)
+    if len(readings) == 1:
+        yield from _games_of(readings[0].text, label)
+        return
+    games, error = _first_readable(readings, undecodable, label)
+    yield from games
+    if error is not None:
+        raise error
 
 
 def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
@@ -309,10 +356,13 @@ def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
       any other ``str`` is the PGN text itself;
     * an open file (text or binary).
 
-    Bytes are decoded with ``encoding`` when given; otherwise as UTF-8 (a
-    byte order mark is dropped), falling back to GB18030 (a superset of GBK,
-    the encoding of Chinese Windows software); UTF-16 is recognised by its
-    byte order mark.
+    Bytes are decoded with ``encoding`` when given (``"utf-8"``, ``"gbk"``,
+    ``"big5"`` or any Python codec; ``None`` or ``"auto"`` detects it).
+    Detected, they are read as UTF-8, GBK (through its superset GB18030) or
+    Big5 (cp950), the first under which every move reads, tried in the order
+    their text looks likelier; a byte order mark is dropped, and UTF-16 is
+    recognised by its own.  When no reading works, the error is the one of
+    the reading that got furthest, and names the others tried.
 
     Raises:
         PgnError: undecodable bytes, a malformed tag or comment, unbalanced
