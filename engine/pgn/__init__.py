@@ -43,7 +43,7 @@ PgnError), :mod:`.source` (paths, bytes, text and files, and the guessing of
 encodings), :mod:`.reader` (tokens, games, movetext) and :mod:`.writer`.
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, player_name
 from .reader import iter_games, read_games
 from .source import PgnSource
 from .writer import NOTATIONS, write_game, write_games
@@ -53,6 +53,7 @@ __all__ = [
     "PgnError",
     "RESULTS",
     "SEVEN_TAG_ROSTER",
+    "player_name",
     "NOTATIONS",
     "read_games",
     "iter_games",
