@@ -37,7 +37,8 @@ EPILOG = """\
 modes:
   no FILE         analyse one position: --fen (default: the start position) after --moves
   --annotate      judge every move of --moves played from --fen, as in a game
-  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8, GBK or Big5; ICCS, WXF, Chinese or XBoard SAN moves)
+  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8, GBK or Big5, see --encoding;
+                  moves in ICCS, WXF, Chinese or XBoard's SAN)
 
 Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
 with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
