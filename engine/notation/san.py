@@ -126,7 +126,7 @@ def read_san(position: PositionLike, text: str, original: Optional[str] = None) 
             "P": "soldier"}[kind]
     if not hits:
         own = [m for m in legal if board.get(m[:2]) == letter]
-        options = ", ".join(san_text(position, m, legal) for m in own)
+        options = ", ".join(sorted(san_text(position, m, legal) for m in own))
         raise NotationError(f"{shown!r} is not a legal move for {side}: no {side} {name} can go to {target}"
                             + (f"; the {name}s' legal moves: {options}" if options else ""))
     options = ", ".join(f"{m} ({san_text(position, m, legal)})" for m in hits)
