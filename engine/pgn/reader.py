@@ -266,7 +266,11 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
             move = parse_move(position, text)
             position.push(move)
         except IllegalMoveError as exc:
-            raise error(str(exc), line=token.line, move_number=move_number, side=side,
+            reason = str(exc)
+            if not position.legal_moves():  # records that go on after a mate say so
+                how = "checkmated" if position.is_check() else "stalemated"
+                reason = f"the game is already over: {side.capitalize()} is {how} and has no move ({reason})"
+            raise error(reason, line=token.line, move_number=move_number, side=side,
                         token=token.text) from None
         game.moves.append(move)
         game.comments.append(None)

@@ -22,12 +22,13 @@ PgnSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str]
 
 #: The encodings tried when none is given: (name in messages, Python codec). GB18030 is a superset of GBK
 #: and GB2312; cp950 is Microsoft's Big5, the one Windows software writes (it has a few more characters
-#: than Python's strict "big5").
-CANDIDATES: Tuple[Tuple[str, str], ...] = (("UTF-8", "utf-8-sig"), ("GBK", "gb18030"), ("Big5", "cp950"))
+#: than Python's strict "big5"); Big5-HKSCS, Hong Kong's, adds characters such as 俥 that Big5 lacks.
+CANDIDATES: Tuple[Tuple[str, str], ...] = (("UTF-8", "utf-8-sig"), ("GBK", "gb18030"), ("Big5", "cp950"),
+                                           ("Big5-HKSCS", "big5hkscs"))
 
 # Encoding names a user may give -> the codec used for them.
 _CODEC_ALIASES = {"utf-8": "utf-8-sig", "utf8": "utf-8-sig", "gbk": "gb18030", "gb2312": "gb18030",
-                  "cp936": "gb18030", "big5": "cp950", "big-5": "cp950"}
+                  "cp936": "gb18030", "big5": "cp950", "big-5": "cp950", "big5-hkscs": "big5hkscs"}
 
 #: ``encoding`` values that mean "detect it".
 AUTO = (None, "", "auto")
@@ -78,7 +79,8 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
 
     With an ``encoding``, that one only (PgnError if it does not decode or is unknown). Otherwise UTF-16
     by its byte order mark; plain ASCII as itself; else UTF-8 first if it decodes (valid UTF-8 is rarely
-    an accident), then GBK and Big5, the one whose text has the larger share of common characters first.
+    an accident), then GBK, Big5 and Big5-HKSCS (when it reads otherwise than Big5), those whose text has
+    the larger share of common characters first.
     """
     if encoding not in AUTO:
         assert encoding is not None
@@ -101,9 +103,12 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
     failed: List[str] = []
     for name, codec in CANDIDATES:
         try:
-            found.append(Decoding(name, data.decode(codec)))
+            text = data.decode(codec)
         except UnicodeDecodeError as exc:
             failed.append(f"{name} (byte {exc.start} cannot be {name})")
+            continue
+        if all(text != other.text for other in found):  # Big5-HKSCS mostly reads as Big5 does
+            found.append(Decoding(name, text))
     head = found[:1] if found and found[0].name == "UTF-8" else []
     rest = sorted(found[len(head):], key=lambda d: -_common_share(d.text, codec_for(d.name)))
     if not found:
