@@ -13,6 +13,7 @@ from ..position import Position
 from ..squares import is_iccs
 from .game import Game, PgnError
 from .source import Decoding, PgnSource, decodings, read_source
+from .xboard import VARIANT, is_xiangqi
 
 
 # ---------------------------------------------------------------------------
@@ -224,6 +225,10 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
         return PgnError(reason, source=source, game_number=number, event=event, line=line,
                         move_number=move_number, side=side, token=token)
 
+    variant = headers.get("Variant", "").strip()
+    if variant and not is_xiangqi(variant):  # an XBoard file of chess or another game
+        line = next(t.line for t in raw.tags if t.text == "Variant")
+        raise error(f'[Variant "{variant}"]: not a Xiangqi game (expected "{VARIANT}")', line=line)
     game = Game(headers=headers)
     fen = game.starting_fen()
     try:
