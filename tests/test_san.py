@@ -131,3 +131,30 @@ def test_sans_read_back_in_random_games() -> None:
                 checked += 1
             p.push(rng.choice(legal))
     assert checked > 10000
+
+
+def test_piece_moves_agree_with_fairy_stockfish() -> None:
+    # pyffish (Fairy-Stockfish) writes SAN with ranks 1..10 and a P before soldier moves; with its ranks
+    # shifted to XBoard's 0..9, its piece moves must read as ours (soldier moves are written differently).
+    sf = pytest.importorskip("pyffish")
+
+    def fsf_move(move: str) -> str:
+        return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
+
+    def xboard_ranks(san: str) -> str:
+        return re.sub(r"\d+", lambda m: str(int(m.group()) - 1), san)
+
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(1):
+        p = Position()
+        for _ in range(60):
+            if p.outcome() is not None:
+                break
+            fen, board, texts = p.fen(), p.piece_map(), legal_move_texts(p, "san")
+            for move, text in texts.items():
+                if board[move[:2]] not in "Pp":
+                    assert xboard_ranks(sf.get_san("xiangqi", fen, fsf_move(move))) == text, (fen, move)
+                    compared += 1
+            p.push(rng.choice(list(texts)))
+    assert compared > 1000
