@@ -217,7 +217,7 @@ def test_game_checks_its_comment_list() -> None:
 
 def test_write_rejects_bad_games() -> None:
     with pytest.raises(ValueError, match="notation"):
-        write_game(Game(), "san")
+        write_game(Game(), "algebraic")
     with pytest.raises(PgnError, match="move 2"):
         write_game(Game(moves=["h2e2", "h9g7", "h2e2"]), "iccs")
     with pytest.raises(PgnError, match="move 2"):

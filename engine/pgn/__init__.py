@@ -32,9 +32,10 @@ Reading (:func:`read_games`, :func:`iter_games`):
   ``( ... )``, nested or not, are checked for balance and skipped;
 * a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game; a
   ``Variant`` tag other than ``xiangqi`` is refused;
-* bytes are decoded with ``encoding=`` when given, else as UTF-8, GBK or Big5
-  (Big5-HKSCS too): the first of them, likeliest first, under which every
-  move reads (a decode that merely succeeds proves nothing).
+* bytes are decoded with ``encoding=`` when given, else as UTF-8 when they
+  are valid UTF-8, else as GBK or Big5 (Big5-HKSCS too): the first of them,
+  likeliest first, under which every move reads (a decode that merely
+  succeeds proves nothing).
 
 Anything that cannot be read raises :class:`PgnError`, whose message names the
 file, the game (number and Event), the line, the move number and the token.

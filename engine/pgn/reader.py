@@ -367,11 +367,12 @@ def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
 
     Bytes are decoded with ``encoding`` when given (``"utf-8"``, ``"gbk"``,
     ``"big5"`` or any Python codec; ``None`` or ``"auto"`` detects it).
-    Detected, they are read as UTF-8, GBK (through its superset GB18030) or
-    Big5 (cp950), the first under which every move reads, tried in the order
-    their text looks likelier; a byte order mark is dropped, and UTF-16 is
-    recognised by its own.  When no reading works, the error is the one of
-    the reading that got furthest, and names the others tried.
+    Detected: valid UTF-8 is read as UTF-8 (a byte order mark is dropped;
+    UTF-16 is recognised by its own); other bytes as GBK (through its
+    superset GB18030), Big5 (cp950) or Big5-HKSCS, the first under which
+    every move reads, tried in the order their text looks likelier.  When no
+    reading works, the error is the one of the reading that got furthest,
+    and names the others tried.
 
     Raises:
         PgnError: undecodable bytes, a malformed tag or comment, unbalanced

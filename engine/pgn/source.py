@@ -4,8 +4,9 @@ may be in.
 Game files come in UTF-8, in GBK (mainland Chinese Windows software) and in Big5 (Taiwan and Hong Kong:
 traditional characters, ``馬８進７``). A decode that succeeds proves little: GB18030 decodes nearly any
 bytes, Big5 ones included, into the wrong characters. So this module only proposes readings
-(:func:`decodings`): the given encoding, or UTF-8, GBK and Big5 in the order their text looks likelier;
-the reader keeps the first under which every move reads (:mod:`.reader`).
+(:func:`decodings`): the given encoding; or UTF-8 when the bytes are valid UTF-8; or else GBK and Big5 in
+the order their text looks likelier, of which the reader keeps the first under which every move reads
+(:mod:`.reader`).
 """
 
 from __future__ import annotations
@@ -78,9 +79,9 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
     """The readings of ``data`` to try, likeliest first, and what failed to decode (for messages).
 
     With an ``encoding``, that one only (PgnError if it does not decode or is unknown). Otherwise UTF-16
-    by its byte order mark; plain ASCII as itself; else UTF-8 first if it decodes (valid UTF-8 is rarely
-    an accident), then GBK, Big5 and Big5-HKSCS (when it reads otherwise than Big5), those whose text has
-    the larger share of common characters first.
+    by its byte order mark; plain ASCII as itself; UTF-8 alone if it decodes (valid UTF-8 is rarely an
+    accident); else GBK, Big5 and Big5-HKSCS (when it reads otherwise than Big5), those whose text has the
+    larger share of common characters first.
     """
     if encoding not in AUTO:
         assert encoding is not None
@@ -99,9 +100,12 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
                            source=label) from None
     if data.isascii():
         return [Decoding("ASCII", data.decode("ascii"))], []
+    try:  # valid UTF-8 with non-ASCII characters in it is no accident: take it (and read lazily)
+        return [Decoding("UTF-8", data.decode("utf-8-sig"))], []
+    except UnicodeDecodeError as exc:
+        failed = [f"UTF-8 (byte {exc.start} cannot be UTF-8)"]
     found: List[Decoding] = []
-    failed: List[str] = []
-    for name, codec in CANDIDATES:
+    for name, codec in CANDIDATES[1:]:
         try:
             text = data.decode(codec)
         except UnicodeDecodeError as exc:
@@ -109,12 +113,11 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
             continue
         if all(text != other.text for other in found):  # Big5-HKSCS mostly reads as Big5 does
             found.append(Decoding(name, text))
-    head = found[:1] if found and found[0].name == "UTF-8" else []
-    rest = sorted(found[len(head):], key=lambda d: -_common_share(d.text, codec_for(d.name)))
     if not found:
         raise PgnError(f"the text is in none of the encodings tried: {', '.join(failed)}; "
                        "pass the encoding (encoding=..., --encoding) to read it", source=label)
-    return head + rest, failed
+    found.sort(key=lambda d: -_common_share(d.text, codec_for(d.name)))
+    return found, failed
 
 
 def _looks_like_file_name(text: str) -> bool:
