@@ -326,11 +326,14 @@ def _first_readable(readings: List[Decoding], undecodable: List[str],
         return games, None
     _, best, games, error = max(attempts, key=lambda attempt: attempt[0])
     others = [f"{reading.name} ({_what_failed(exc)})" for _, reading, _, exc in attempts if reading is not best]
-    others += undecodable
-    note = f" [read as {best.name}" + (f"; also tried: {'; '.join(others)}]" if others else "]")
-    return games, PgnError(error.reason + note, source=error.source, game_number=error.game_number,
-                           event=error.event, line=error.line, move_number=error.move_number,
-                           side=error.side, token=error.token)
+    return games, _with_readings(error, best.name, others + undecodable)
+
+
+def _with_readings(error: PgnError, name: str, others: List[str]) -> PgnError:
+    """``error`` with the encoding it was read in, and the others tried, added to its reason."""
+    note = f" [read as {name}" + (f"; also tried: {'; '.join(others)}]" if others else "]")
+    return PgnError(error.reason + note, source=error.source, game_number=error.game_number, event=error.event,
+                    line=error.line, move_number=error.move_number, side=error.side, token=error.token)
 
 
 def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -345,7 +348,12 @@ def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Ga
         return
     readings, undecodable = decodings(content, encoding, label)
     if len(readings) == 1:
-        yield from _games_of(readings[0].text, label)
+        try:
+            yield from _games_of(readings[0].text, label)
+        except PgnError as exc:
+            if not undecodable:  # the encoding was given, or there was nothing to choose
+                raise
+            raise _with_readings(exc, readings[0].name, undecodable) from None
         return
     games, error = _first_readable(readings, undecodable, label)
     yield from games
