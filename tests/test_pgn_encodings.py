@@ -175,3 +175,10 @@ def test_the_whole_ccpd_archive(capsys: pytest.CaptureFixture) -> None:
     assert games >= 53880
     assert set(refused) <= {"illegal move", "moves after the end"}
     assert sum(refused.values()) <= 10
+
+
+def test_an_error_in_a_gbk_file_says_it_was_read_as_gbk() -> None:
+    text = (DATA / "pgn" / "chinese_gbk.pgn").read_bytes().decode("gbk").replace("炮二平五", "炮二退五", 1)
+    with pytest.raises(PgnError, match=r"move 1 \(Red\) '炮二退五'.*\[read as GBK; also tried: UTF-8 \(byte \d+ "
+                                       r"cannot be UTF-8\); Big5 \(byte \d+ cannot be Big5\)"):
+        read_games(text.encode("gbk"))
