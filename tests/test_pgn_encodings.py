@@ -122,16 +122,20 @@ def test_written_games_read_back_in_big5(tmp_path: Path) -> None:
     assert read_games(write_game(games[0], notation="san"))[0].moves == games[0].moves
 
 
-REFUSAL_KINDS = {"is not a legal move": "illegal move", "the game is already over": "moves after the end",
-                 "cannot read": "unreadable move", "none of the encodings": "undecodable",
-                 "invalid FEN": "bad FEN tag"}
-
-
 def _refusal_kind(error: PgnError) -> str:
-    for words, kind in REFUSAL_KINDS.items():
-        if error.reason.startswith(words) or words in error.reason.split("[read as")[0]:
-            return kind if kind != "illegal move" or "already over" not in error.reason else "moves after the end"
-    return "other: " + error.reason[:80]
+    """What kind of problem refused a file, from its error's reason."""
+    reason = error.reason.split(" [read as")[0]
+    if reason.startswith("the game is already over"):
+        return "moves after the end"
+    if "is not a legal move" in reason:
+        return "illegal move"
+    if reason.startswith("cannot read"):
+        return "unreadable move"
+    if "none of the encodings" in reason:
+        return "undecodable"
+    if reason.startswith("invalid FEN"):
+        return "bad FEN tag"
+    return "other: " + reason[:80]
 
 
 @pytest.mark.slow
