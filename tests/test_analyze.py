@@ -205,6 +205,22 @@ def test_game_file_in_utf8_and_gbk(tmp_path):
     assert re.search(r"^Red\s+15\s", out, re.M) and re.search(r"^Black\s+15\s", out, re.M)
 
 
+def test_game_files_in_big5_and_in_xboard_pgn(tmp_path):
+    # A master game of the Chinese Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), in Big5.
+    big5 = PGN / "ccpd" / "one-move-00000591.pgn"
+    for extra in ([], ["--encoding", "big5"]):
+        doc = analyze_json(str(big5), "--depth", "2", *extra, cwd=tmp_path)
+        assert doc["headers"]["Red"] == "黑龍江趙國榮" and doc["moves"] == ["h2d2"]
+    out = analyze(str(big5), "--depth", "2", cwd=tmp_path).stdout
+    assert "黑龍江趙國榮 (Red) vs 廣東呂欽 (Black)" in out
+    # XBoard's PGN: White names Red, SAN moves.
+    xboard = PGN / "xboard" / "handmade.pgn"
+    out = analyze(str(xboard), "--game", "4", "--depth", "2", "--notation", "iccs", cwd=tmp_path).stdout
+    assert "Red (Red) vs Black (Black)" in out and "d2e1" in out
+    failed = analyze(str(big5), "--encoding", "gbk", "--depth", "2", cwd=tmp_path, check=False)
+    assert failed.returncode == 2 and "cannot read the game" in failed.stderr
+
+
 def test_game_choice_and_a_game_ending_in_mate(tmp_path):
     second = analyze_json(str(PGN / "xqbase_iccs.pgn"), "--game", "2", "--depth", "3", cwd=tmp_path)
     assert second["headers"]["Round"] == "4" and len(second["records"]) == 4

@@ -2,6 +2,7 @@
 the rules; failures end games with the right result and reason and the match goes on."""
 import io
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from engine import Position
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
 from engine.match.game import Adjudication
-from engine.match.openings import Opening, default_book
+from engine.match.openings import Opening, OpeningError, default_book, load_openings
 from engine.match.runner import EngineSpec, Match, MatchConfig
 from engine.match.stats import Sprt
 from engine.match.timecontrol import TimeControl
@@ -112,6 +113,35 @@ def test_pgn_in_other_notations_reads_back(tmp_path):
                              adjudication=Adjudication(max_moves=40))
         (game,) = read_games(pgn)
         assert game.moves == match.records[0].moves
+
+
+def test_pgn_for_xboard(tmp_path):
+    # notation=san: XBoard's PGN (tags, SAN moves, its {+0.12/9 0.3} comments), which reads back.
+    pgn = tmp_path / "xboard.pgn"
+    match, _ = run_match([fake("random_mover.py", name="a"), fake("random_mover.py", "--seed", "9", name="b")],
+                         games=1, pgn_path=str(pgn), pgn_notation="san", adjudication=Adjudication(max_moves=40))
+    text = pgn.read_text(encoding="utf-8")
+    assert '[Variant "xiangqi"]' in text and '[White "a"]' in text and "[Red " not in text
+    (game,) = read_games(pgn)
+    record = match.records[0]
+    assert game.moves == record.moves and game.result == record.result
+    played = [c for c, note in zip(game.comments, record.evals) if note is not None]
+    assert played and all(re.fullmatch(r"[+-]\d+\.\d\d/\d+( [\d.:]+)?", c) for c in played), played
+    assert game.comments[0] == "book"
+
+
+def test_pgn_openings_in_big5(tmp_path):
+    # Master games of the Chinese Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), Big5: detected or given.
+    sample = ROOT / "tests" / "data" / "pgn" / "ccpd" / "general-rear-00002312.pgn"
+    (game,) = read_games(sample)
+    for encoding in (None, "auto", "big5"):
+        (opening,) = load_openings(sample, "pgn", encoding)
+        assert opening.moves == tuple(game.moves)
+    with pytest.raises(OpeningError, match="cannot read"):
+        load_openings(sample, "pgn", "gbk")
+    config = parse_args(["-engine", "cmd=a", "-engine", "cmd=b", "-tc", "1",
+                         "-openings", f"file={sample}", "format=pgn", "encoding=big5"])
+    assert config.openings[0].moves == tuple(game.moves)
 
 
 def test_multi_stage_time_control_sends_stage_clocks(tmp_path):

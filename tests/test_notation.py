@@ -20,6 +20,7 @@ from engine.notation import (
     parse_move,
     to_chinese,
     to_chinese_list,
+    to_san,
     to_wxf,
     to_wxf_list,
 )
@@ -503,11 +504,13 @@ def test_round_trips_with_many_tandem_pieces(
 def test_move_texts_agree_with_single_move_functions() -> None:
     p = Position(THREE_TWO_RED)
     chinese, wxf = legal_move_texts(p), legal_move_texts(p, "wxf")
+    san = legal_move_texts(p, "san")
     for move in p.legal_moves():
         assert chinese[move] == to_chinese(p, move)
         assert wxf[move] == to_wxf(p, move)
+        assert san[move] == to_san(p, move)
     with pytest.raises(ValueError):
-        legal_move_texts(p, "san")
+        legal_move_texts(p, "algebraic")
 
 
 # --- Fairy-Stockfish -------------------------------------------------------

@@ -90,7 +90,7 @@ def test_encoding_override_and_source_kinds() -> None:
 
 
 def test_undecodable_bytes_and_missing_file() -> None:
-    with pytest.raises(PgnError, match="neither UTF-8 nor GBK"):
+    with pytest.raises(PgnError, match="none of the encodings tried: UTF-8 .*, GBK .*, Big5 "):
         read_games(b'[Event "\x81\x30\x81"]')
     with pytest.raises(FileNotFoundError):
         read_games("no/such/file.pgn")
@@ -217,7 +217,7 @@ def test_game_checks_its_comment_list() -> None:
 
 def test_write_rejects_bad_games() -> None:
     with pytest.raises(ValueError, match="notation"):
-        write_game(Game(), "san")
+        write_game(Game(), "algebraic")
     with pytest.raises(PgnError, match="move 2"):
         write_game(Game(moves=["h2e2", "h9g7", "h2e2"]), "iccs")
     with pytest.raises(PgnError, match="move 2"):
@@ -272,7 +272,10 @@ def test_round_trip_in_every_notation(notation: str) -> None:
         assert back.comments == game.comments
         assert back.result == game.result
         assert back.start_comment == game.start_comment
-        assert back.headers == {**game.headers, "Format": NOTATIONS[notation]}
+        if notation == "san":  # XBoard's tags: White for Red, Variant, no Game or Format (test_pgn_xboard.py)
+            assert back.headers["White"] == game.headers.get("Red", back.headers["White"])
+        else:
+            assert back.headers == {**game.headers, "Format": NOTATIONS[notation]}
         assert back.end_position() == game.end_position()
 
 

@@ -1,8 +1,8 @@
 """The Chinese Chess Practical Dataset's game records, as the tools read them.
 
 The dataset (Yu-Han Tseng, CC BY 4.0; ../shared/data/ccpd-games.tar.xz) is a tar.xz of 53,893 PGN files
-in Big5. engine.pgn decodes bytes as UTF-8 or GB18030, which reads Big5 without an error but as the wrong
-characters, so the tools decode the files themselves (cp950, Microsoft's Big5) and hand text to it.
+in Big5. engine.pgn finds that encoding by itself (the one under which the moves read); the tools, knowing
+it, decode the files as cp950 (Microsoft's Big5) and hand the text over, which skips the search.
 """
 from __future__ import annotations
 

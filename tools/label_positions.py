@@ -1,7 +1,7 @@
 """Label the quiet positions of game records with a reference engine's search score.
 
     python tools/label_positions.py games.pgn [more.pgn ...] -o labels.txt [--depth 7] [--jobs 2]
-        [--engine /usr/games/fairy-stockfish] [--skip 8]
+        [--engine /usr/games/fairy-stockfish] [--skip 8] [--encoding auto|utf-8|gbk|big5]
 
 Every position of the games after the first --skip plies that is not in check and is quiet (our
 quiescence score equals our static evaluation) is searched by the reference engine (UCI, Xiangqi
@@ -25,13 +25,13 @@ from engine.position import Position
 FSF = "/usr/games/fairy-stockfish"
 
 
-def quiet_positions(paths: list[str], skip: int) -> list[str]:
+def quiet_positions(paths: list[str], skip: int, encoding: str | None = None) -> list[str]:
     """FENs of the quiet positions of the games, each once, in order of first appearance."""
     searcher = _core.Searcher(16, 1)
     seen: set[str] = set()
     fens = []
     for path in paths:
-        for game in read_games(path):
+        for game in read_games(path, encoding=encoding):
             position = Position(game.starting_fen())
             for ply, move in enumerate(game.moves):
                 if ply >= skip and not position.is_check():
@@ -73,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--engine", default=FSF)
     parser.add_argument("--skip", type=int, default=8, help="opening plies left out (default 8)")
+    parser.add_argument("--encoding", default="auto",
+                        help="the PGN files' encoding (default auto: UTF-8, GBK or Big5, whichever the moves read in)")
     options = parser.parse_args(argv)
-    fens = quiet_positions(options.pgn, options.skip)
+    fens = quiet_positions(options.pgn, options.skip, options.encoding)
     print(f"{len(fens)} quiet positions", file=sys.stderr)
     labelled = label(fens, options.engine, options.depth, options.jobs)
     with open(options.output, "w") as out:

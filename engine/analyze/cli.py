@@ -3,7 +3,7 @@
     jiangjun analyze                                  # the start position
     jiangjun analyze --fen FEN --moves "h2e2 马8进7"   # the position after the moves
     jiangjun analyze --moves 炮二平五 马8进7 --annotate  # every move of a move list, judged
-    jiangjun analyze game.pgn [--game N]               # every move of a game from a PGN file (UTF-8 or GBK)
+    jiangjun analyze game.pgn [--game N]               # every move of a game from a PGN file (UTF-8, GBK or Big5)
 
 Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
 stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130).
@@ -37,7 +37,8 @@ EPILOG = """\
 modes:
   no FILE         analyse one position: --fen (default: the start position) after --moves
   --annotate      judge every move of --moves played from --fen, as in a game
-  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8 or GBK; ICCS, WXF or Chinese moves)
+  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8, GBK or Big5, see --encoding;
+                  moves in ICCS, WXF, Chinese or XBoard's SAN)
 
 Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
 with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
@@ -63,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="moves played from --fen (ICCS, WXF or Chinese; separate or in one string)")
     what.add_argument("--annotate", action="store_true",
                       help="judge every move of --moves instead of analysing the final position")
+    what.add_argument("--encoding", default="auto", metavar="NAME",
+                      help="FILE's encoding: auto (default: UTF-8, GBK or Big5, whichever its moves read in), "
+                           "utf-8, gbk, big5 or any Python codec")
     what.add_argument("--game", type=int, default=1, metavar="N", help="the game of FILE to annotate (default 1)")
     what.add_argument("--ply", type=int, metavar="N",
                       help="for a game: the position after N plies for --svg and --board (default: the last)")
@@ -164,7 +168,7 @@ def _read_job(args: argparse.Namespace) -> _Job:
         from ..pgn import PgnError, read_games
 
         try:
-            games = read_games(Path(args.file))
+            games = read_games(Path(args.file), encoding=args.encoding)
         except FileNotFoundError:
             raise AnalyzeError(f"cannot read {args.file}: no such file") from None
         except IsADirectoryError:
@@ -384,7 +388,9 @@ def _pictures(args: argparse.Namespace, position: Position, last_move: Optional[
 
 
 def _title(headers: Dict[str, str]) -> str:
-    red, black = headers.get("Red", "").strip(), headers.get("Black", "").strip()
+    from ..pgn import player_name
+
+    red, black = player_name(headers, "red"), player_name(headers, "black")
     title = f"{red or '?'} vs {black or '?'}" if red or black else "jiangjun analyze"
     event = headers.get("Event", "").strip()
     return f"{title}, {event}" if event and event != "?" else title

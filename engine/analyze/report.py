@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import IO, Dict, List, Optional, Sequence
 
 from ..fen import START_FEN
+from ..pgn.game import player_name
 from ..position import Color, Position
 from ..score import Score
 from .backend import Analysis, Line
@@ -198,7 +199,7 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
 # -- games ----------------------------------------------------------------------------------------------
 
 def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style) -> List[str]:
-    red, black = headers.get("Red", "").strip(), headers.get("Black", "").strip()
+    red, black = player_name(headers, "red"), player_name(headers, "black")
     facts = []
     if red or black:
         facts.append(f"{red or '?'} (Red) vs {black or '?'} (Black)")
@@ -274,7 +275,7 @@ class GameTable:
 def summary_lines(game: GameAnalysis, headers: Dict[str, str]) -> List[str]:
     rows = [f"{'':8}{'moves':>6}{'best':>6}{'avg loss':>10}{'inaccuracies':>14}{'mistakes':>10}{'blunders':>10}"]
     for color, side in game.summary.items():
-        name = headers.get(_SIDE_NAMES[color], "").strip()
+        name = player_name(headers, color)
         rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.best_moves:>6}{side.average_loss:>10.1f}"
                     f"{side.counts['inaccuracy']:>14}{side.counts['mistake']:>10}{side.counts['blunder']:>10}"
                     + (f"   {name}" if name else ""))

@@ -9,6 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..client import PROTOCOLS, EngineConfig
+from ..pgn import NOTATIONS
 from .game import Adjudication
 from .openings import OpeningError, default_book, load_openings
 from .runner import EngineSpec, Match, MatchConfig
@@ -25,9 +26,10 @@ USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|auto] 
   -scale F                 multiply all times by F (e.g. 0.0166667 plays a rules scheme at 1/60 speed)
   -games N  -rounds N      games per pair in each round (default 1), rounds (default 1)
   -concurrency N           games played at once (default 1)
-  -openings file=F [format=epd|pgn|book] [order=sequential|random]   (default: the built-in book)
+  -openings file=F [format=epd|pgn|book] [order=sequential|random] [encoding=auto|utf-8|gbk|big5]
+                           start positions (default: the built-in book; PGN's encoding is detected)
   -repeat                  play each opening twice, with colours swapped
-  -pgnout FILE [notation=iccs|wxf|chinese]
+  -pgnout FILE [notation=iccs|wxf|chinese|san]   (san: XBoard's PGN, which XBoard opens)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]
   -draw movenumber=N movecount=M score=S     -resign movecount=N score=S [twosided=true]
   -maxmoves N              draw after N full moves
@@ -128,8 +130,8 @@ def parse_args(argv: list[str]) -> MatchConfig:
             config.pgn_path = words[0]
             extra = _key_values(words[1:], flag)
             config.pgn_notation = extra.get("notation", "iccs")
-            if config.pgn_notation not in ("iccs", "wxf", "chinese"):
-                raise UsageError("-pgnout notation must be iccs, wxf or chinese")
+            if config.pgn_notation not in NOTATIONS:
+                raise UsageError(f"-pgnout notation must be one of {', '.join(NOTATIONS)}")
         elif flag == "-sprt":
             values = _key_values(words, flag)
             if "elo0" not in values or "elo1" not in values:
@@ -167,7 +169,8 @@ def parse_args(argv: list[str]) -> MatchConfig:
     if openings_file:
         if "file" not in openings_file:
             raise UsageError("-openings needs file=")
-        config.openings = load_openings(openings_file["file"], openings_file.get("format"))
+        config.openings = load_openings(openings_file["file"], openings_file.get("format"),
+                                        openings_file.get("encoding"))
         config.random_order = openings_file.get("order", "sequential") == "random"
     else:
         config.openings = default_book()

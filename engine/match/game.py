@@ -55,13 +55,23 @@ class Player:
     tc: TimeControl
 
 
+@dataclass(frozen=True)
+class MoveEval:
+    """What the engine reported with its move: the score from its own view, the depth, the time taken."""
+
+    score: Optional[Score]
+    depth: Optional[int]
+    seconds: float
+
+
 @dataclass
 class GameRecord:
     red: str
     black: str
     opening: Opening
     moves: list[str] = field(default_factory=list)      # ICCS, opening moves included
-    comments: list[Optional[str]] = field(default_factory=list)
+    comments: list[Optional[str]] = field(default_factory=list)   # cutechess style; "book" for opening moves
+    evals: list[Optional[MoveEval]] = field(default_factory=list)  # the engine's report per move; None: book
     result: str = "*"
     termination: str = ""      # an Ending (a key of TERMINATIONS); "" while unfinished or when interrupted
     detail: str = ""           # what happened, for people
@@ -91,6 +101,7 @@ def play_game(
         position.push(move)
         record.moves.append(move)
         record.comments.append("book")
+        record.evals.append(None)
     players = (red, black)
     clocks = (Clock(red.tc), Clock(black.tc))
     scores: tuple[list[Optional[float]], list[Optional[float]]] = ([], [])   # for adjudication
@@ -147,6 +158,7 @@ def play_game(
         position.push(answer.bestmove)
         record.moves.append(answer.bestmove)
         record.comments.append(_comment(answer))
+        record.evals.append(MoveEval(answer.score, answer.depth, answer.elapsed))
         scores[side].append(_adjudication_cp(answer.score))
         if on_move is not None:
             on_move(record)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..fen import START_FEN
+from ..pgn.source import AUTO, codec_for
 from ..position import Position
 
 BOOK_FILE = Path(__file__).with_name("book.txt")
@@ -37,9 +38,10 @@ def default_book() -> list[Opening]:
     return load_openings(BOOK_FILE, "book")
 
 
-def load_openings(path: str | Path, fmt: Optional[str] = None) -> list[Opening]:
+def load_openings(path: str | Path, fmt: Optional[str] = None, encoding: Optional[str] = None) -> list[Opening]:
     """Read openings from a file. fmt: "epd" (a FEN per line), "pgn" (games: FEN tag and moves), or
-    "book" (`name ; ICCS moves` per line); by default chosen from the file's extension."""
+    "book" (`name ; ICCS moves` per line); by default chosen from the file's extension. encoding: the
+    file's (PGN: detected when None or "auto", see engine.pgn.read_games; the others: UTF-8 by default)."""
     path = Path(path)
     fmt = (fmt or {".epd": "epd", ".fen": "epd", ".pgn": "pgn"}.get(path.suffix.lower(), "book")).lower()
     if fmt not in FORMATS:
@@ -47,9 +49,14 @@ def load_openings(path: str | Path, fmt: Optional[str] = None) -> list[Opening]:
     if not path.is_file():
         raise OpeningError(f"opening file {str(path)!r} does not exist")
     if fmt == "pgn":
-        return _load_pgn(path)
+        return _load_pgn(path, encoding)
+    codec = "utf-8-sig" if encoding in AUTO else codec_for(str(encoding))
+    try:
+        text = path.read_text(encoding=codec)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise OpeningError(f"{path}: cannot read it as {encoding or 'UTF-8'}: {exc}") from None
     openings = []
-    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -78,11 +85,15 @@ def _parse_epd(line: str, number: int) -> Opening:
     return Opening(name_match.group(1) if name_match else f"position {number}", fen)
 
 
-def _load_pgn(path: Path) -> list[Opening]:
-    from ..pgn import read_games
+def _load_pgn(path: Path, encoding: Optional[str]) -> list[Opening]:
+    from ..pgn import PgnError, read_games
 
     openings = []
-    for index, game in enumerate(read_games(path), 1):
+    try:
+        games = read_games(path, encoding=encoding)
+    except PgnError as exc:
+        raise OpeningError(str(exc)) from None
+    for index, game in enumerate(games, 1):
         name = game.headers.get("Opening") or game.headers.get("Event") or f"game {index}"
         openings.append(Opening(name, game.starting_fen(), tuple(game.moves)))
     if not openings:

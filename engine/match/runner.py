@@ -244,6 +244,7 @@ class Match:
 
     def _write_pgn(self, job: Job, record: GameRecord) -> None:
         from ..pgn import Game, write_game
+        from ..pgn.xboard import eval_comment
 
         spec_tcs = {self.config.engines[job.first].tc.pgn_tag(), self.config.engines[job.second].tc.pgn_tag()}
         headers = {
@@ -263,7 +264,11 @@ class Match:
         ending = TERMINATIONS.get(record.termination)
         headers["Termination"] = record.termination if ending is None else ending.words
         headers["PlyCount"] = str(len(record.moves))
-        game = Game(headers=headers, moves=list(record.moves), comments=list(record.comments),
+        comments = list(record.comments)
+        if self.config.pgn_notation == "san":  # XBoard's own comments, {+0.12/9 4}, which it reads back
+            comments = [comment if note is None else eval_comment(note.score, note.depth, note.seconds)
+                        for comment, note in zip(comments, record.evals)]
+        game = Game(headers=headers, moves=list(record.moves), comments=comments,
                     result=record.result, start_comment=record.detail)
         text = write_game(game, notation=self.config.pgn_notation)
         with open(self.config.pgn_path, "a", encoding="utf-8") as handle:

@@ -1,4 +1,4 @@
-"""Move notation: Chinese (纵线格式), WXF and ICCS.
+"""Move notation: Chinese (纵线格式), WXF, ICCS and XBoard's SAN.
 
 All three notations describe the same move.  Internally a move is always
 ICCS in lower case without a hyphen (``"h2e2"``): files ``a``..``i`` from
@@ -18,12 +18,12 @@ Chinese and WXF notation describe a move relative to the side that makes it
 
 Public functions:
 
-* :func:`to_chinese` and :func:`to_wxf` write one legal move;
-* :func:`to_chinese_list` and :func:`to_wxf_list` write a sequence of moves;
+* :func:`to_chinese`, :func:`to_wxf` and :func:`to_san` write one legal move;
+* :func:`to_chinese_list`, :func:`to_wxf_list` and :func:`to_san_list` write a sequence of moves;
 * :func:`legal_move_texts` writes every legal move of a position at once;
 * :func:`parse_move` reads ICCS, Chinese (simplified or traditional, any digit
-  style), WXF or the short form piece + from-file + to-file (``炮25``) and
-  returns the ICCS move.
+  style), WXF, XBoard's SAN (``Cbe2``, ``Hc7``, ``cxc5``, ranks 0..9) or the
+  short form piece + from-file + to-file (``炮25``) and returns the ICCS move.
 
 Anything malformed, ambiguous or impossible raises :class:`NotationError`, a
 subclass of :class:`engine.errors.IllegalMoveError`.
@@ -34,21 +34,25 @@ The modules, one job each:
   the side to move;
 * :mod:`.chinese` and :mod:`.wxf`: each notation's symbols, how it labels a
   piece, and how its text splits into parts;
+* :mod:`.san`: XBoard's algebraic notation, written and read on its own (it
+  names squares, not the mover's files, so it shares nothing with the others);
 * :mod:`.writer`: writing legal moves (the public ``to_*`` functions);
 * :mod:`.reader`: reading a move in any notation (:func:`parse_move`).
 """
 
 from .board import NotationError, PositionLike
 from .reader import parse_move
-from .writer import legal_move_texts, to_chinese, to_chinese_list, to_wxf, to_wxf_list
+from .writer import legal_move_texts, to_chinese, to_chinese_list, to_san, to_san_list, to_wxf, to_wxf_list
 
 __all__ = [
     "NotationError",
     "PositionLike",
     "to_chinese",
     "to_wxf",
+    "to_san",
     "to_chinese_list",
     "to_wxf_list",
+    "to_san_list",
     "legal_move_texts",
     "parse_move",
 ]

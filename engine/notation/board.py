@@ -30,7 +30,7 @@ FRONT, MIDDLE, REAR = "front", "middle", "rear"
 FRONT2, REAR2 = "front2", "rear2"
 
 FORMAT_HELP = ("expected ICCS (h2e2, H2-E2), Chinese (炮二平五, 马8进7, 前车进一), "
-               "WXF (C2.5, H8+7, R+.3) or piece + from-file + to-file (炮25)")
+               "WXF (C2.5, H8+7, R+.3), XBoard's SAN (Che2, Hc7, cxc5) or piece + from-file + to-file (炮25)")
 
 
 class NotationError(IllegalMoveError):

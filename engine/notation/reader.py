@@ -1,4 +1,4 @@
-"""Reading a move in any notation: ICCS, Chinese, WXF or the short form piece + from-file + to-file.
+"""Reading a move in any notation: ICCS, Chinese, WXF, XBoard's SAN or the short form piece + from-file + to-file.
 
 The text is first split into its parts by the syntax of its notation (engine.notation.chinese and .wxf);
 then the parts are matched against the board: which of the mover's pieces the origin can denote, and which
@@ -14,6 +14,7 @@ from ..squares import Square, is_iccs, move_name, square_name
 from .board import (FORMAT_HELP, FRONT, FRONT2, MIDDLE, PAWN, REAR, REAR2, TYPE_NAMES, BoardView, MoveText,
                     NotationError, PositionLike, decode_iccs, is_red, square_of)
 from .chinese import chinese_text, looks_chinese, read_chinese
+from .san import looks_san, read_san
 from .wxf import read_wxf, wxf_text
 
 
@@ -165,7 +166,10 @@ def parse_move(p: PositionLike, text: str) -> str:
       with 一..九, 1..9 or １..９ for either side;
     * WXF: ``C2.5`` / ``C2=5`` / ``C25``, ``H8+7`` (``N`` for ``H``, ``B`` for
       ``E``), tandem forms ``R+.3``, ``+R.3``, ``P7.8``, ``++.4``, ``3+.4``;
-    * shorthand piece + from-file + to-file: ``炮25``, ``马87``, ``H87``.
+    * shorthand piece + from-file + to-file: ``炮25``, ``马87``, ``H87``;
+    * XBoard's SAN (:mod:`.san`, ranks 0..9): ``Cbe2``, ``Hc7``, ``cxc5``, ``Rxf9+``, ``e4``.
+      No WXF text ends in a square such as ``e2``, so the two never overlap; a text that could be ICCS
+      or SAN is ICCS when written in one case (``A2E1``, ``a2e1``) and SAN otherwise (``A2e1``).
 
     A file number that leaves the piece open (one of two rooks on that file)
     is accepted when exactly one of the candidates can make the move.
@@ -180,7 +184,8 @@ def parse_move(p: PositionLike, text: str) -> str:
     compact = _normalise(text)
     if not compact:
         raise NotationError("empty move text; " + FORMAT_HELP)
-    if is_iccs(compact):
+    # "A2e1" is SAN (the advisor on rank 2 to e1), not ICCS a2e1: an ICCS move is written in one case.
+    if is_iccs(compact) and not (compact[0].isupper() and compact[-2].islower()):
         frm, to = decode_iccs(compact)
         move = move_name(frm, to)
         if move not in p.legal_moves():
@@ -191,6 +196,8 @@ def parse_move(p: PositionLike, text: str) -> str:
         return move
     if looks_chinese(compact):
         parsed = read_chinese(compact, text)
+    elif looks_san(compact):
+        return read_san(p, compact, text)
     else:
         parsed = read_wxf(compact, text)
     return _resolve(p, BoardView(p), parsed, text)

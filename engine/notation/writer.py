@@ -1,4 +1,4 @@
-"""Writing legal ICCS moves in Chinese or WXF notation: one move, a sequence, or every legal move at once."""
+"""Writing legal ICCS moves in Chinese, WXF or XBoard's SAN: one move, a sequence, or every legal move at once."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Callable, Dict, Iterable, List, Tuple
 from ..squares import Square, move_name
 from .board import BoardView, NotationError, PositionLike, decode_iccs, square_of
 from .chinese import chinese_text
+from .san import san_text
 from .wxf import wxf_text
 
 
@@ -51,17 +52,32 @@ def to_wxf(p: PositionLike, move: str) -> str:
     return wxf_text(*_prepare(p, move))
 
 
+def to_san(p: PositionLike, move: str) -> str:
+    """Write a legal ICCS move of ``p`` in XBoard's SAN (ranks 0..9; :mod:`engine.notation.san`).
+
+    Examples from the start position: ``h2e2`` -> ``Che2``, ``b9c7`` is Black's ``Hc7``, ``g3g4`` ->
+    ``g4``; ``+`` marks a check, ``#`` a checkmate.
+
+    Raises:
+        NotationError: ``move`` is malformed or not legal in ``p``.
+    """
+    return san_text(p, move_name(*decode_iccs(move)))
+
+
 def legal_move_texts(p: PositionLike,
                      notation: str = "chinese") -> Dict[str, str]:
     """Every legal move of ``p`` (ICCS) mapped to its text, in one pass.
 
-    ``notation`` is ``"chinese"`` or ``"wxf"``.  Cheaper than calling
-    :func:`to_chinese` or :func:`to_wxf` once per move, e.g. for a move list
-    in a user interface.
+    ``notation`` is ``"chinese"``, ``"wxf"`` or ``"san"``.  Cheaper than
+    calling :func:`to_chinese` or :func:`to_wxf` once per move, e.g. for a
+    move list in a user interface.
     """
-    if notation not in ("chinese", "wxf"):
+    if notation not in ("chinese", "wxf", "san"):
         raise ValueError(
-            f"notation must be 'chinese' or 'wxf', not {notation!r}")
+            f"notation must be 'chinese', 'wxf' or 'san', not {notation!r}")
+    if notation == "san":
+        legal = p.legal_moves()
+        return {move: san_text(p, move, legal) for move in legal}
     write = chinese_text if notation == "chinese" else wxf_text
     view = BoardView(p)
     texts: Dict[str, str] = {}
@@ -90,6 +106,14 @@ def to_chinese_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
     ``p`` itself is left unchanged.
     """
     return _render_list(p, moves, to_chinese)
+
+
+def to_san_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
+    """Write a sequence of ICCS moves played from ``p`` in XBoard's SAN.
+
+    ``p`` itself is left unchanged.
+    """
+    return _render_list(p, moves, to_san)
 
 
 def to_wxf_list(p: PositionLike, moves: Iterable[str]) -> List[str]:

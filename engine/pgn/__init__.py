@@ -1,4 +1,4 @@
-"""Reading and writing Xiangqi PGN, as exported by XQStudio, ChessDB and xqbase.
+"""Reading and writing Xiangqi PGN, as exported by XQStudio, ChessDB, xqbase and XBoard/WinBoard.
 
 A Xiangqi PGN game looks like chess PGN::
 
@@ -11,6 +11,9 @@ A Xiangqi PGN game looks like chess PGN::
 
     1. 炮二平五 马8进7 2. 马二进三 {the main line} 车9平8 ... 1-0
 
+or, as XBoard writes it, ``[White "..."]`` for Red, ``[Variant "xiangqi"]`` and
+SAN moves: ``1. Che2 {+0.12/9 4} Hg7 2. Hg2 Rh9 ...``.
+
 Reading (:func:`read_games`, :func:`iter_games`):
 
 * tags ``[Name "value"]`` are kept in file order in :attr:`Game.headers`
@@ -18,32 +21,39 @@ Reading (:func:`read_games`, :func:`iter_games`):
   position;
 * movetext may use move numbers (``1.``, ``1...``, attached or not:
   ``1.h2e2``), moves in ICCS (``h2e2``, ``H2-E2``), WXF (``C2.5``, ``C2=5``,
-  ``H8+7``, ``R+.3``) or Chinese (``炮二平五``, ``马8进7``, traditional
-  characters, full-width digits), whatever the ``Format`` tag says.  Every
+  ``H8+7``, ``R+.3``), Chinese (``炮二平五``, ``马8进7``, traditional
+  characters, full-width digits) or XBoard's SAN (``Cbe2``, ``Hc7``,
+  ``cxc5``, ``Rxf9+``; ranks 0..9), whatever the ``Format`` tag says.  Every
   move is read with :func:`engine.notation.parse_move` against the position
   replayed so far, and stored as ICCS (``"h2e2"``);
 * ``{comments}`` and ``;`` line comments become :attr:`Game.comments` (the
   comment after each move) or :attr:`Game.start_comment`; NAGs (``$1``),
   ``!``/``?`` suffixes and ``%`` escape lines are skipped; variations
   ``( ... )``, nested or not, are checked for balance and skipped;
-* a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game;
-* bytes are decoded as UTF-8 (with or without BOM) and, failing that, as GBK
-  (through its superset GB18030), unless ``encoding=`` says otherwise.
+* a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game; a
+  ``Variant`` tag other than ``xiangqi`` is refused;
+* bytes are decoded with ``encoding=`` when given, else as UTF-8 when they
+  are valid UTF-8, else as GBK or Big5 (Big5-HKSCS too): the first of them,
+  likeliest first, under which every move reads (a decode that merely
+  succeeds proves nothing).
 
 Anything that cannot be read raises :class:`PgnError`, whose message names the
 file, the game (number and Event), the line, the move number and the token.
 
 Writing (:func:`write_game`, :func:`write_games`) produces the seven-tag
 roster first, then ``FEN``, ``Format`` and the other tags, and movetext
-wrapped at 80 columns in ICCS (``h2e2``), WXF (``C2.5``) or Chinese
-(``炮二平五``).
+wrapped at 80 columns in ICCS (``h2e2``), WXF (``C2.5``), Chinese
+(``炮二平五``) or, with ``notation="san"``, XBoard's PGN (``Che2``; tags,
+FEN letters and comments as XBoard writes them, so that it opens the file).
 
 The modules, one job each: :mod:`.game` (the Game record, results, tags and
 PgnError), :mod:`.source` (paths, bytes, text and files, and the guessing of
-encodings), :mod:`.reader` (tokens, games, movetext) and :mod:`.writer`.
+encodings), :mod:`.reader` (tokens, games, movetext, the encoding under which
+the moves read), :mod:`.writer` and :mod:`.xboard` (XBoard's dialect: tags,
+FEN letters, ``{+0.12/9 4}`` comments).
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, player_name
 from .reader import iter_games, read_games
 from .source import PgnSource
 from .writer import NOTATIONS, write_game, write_games
@@ -53,6 +63,7 @@ __all__ = [
     "PgnError",
     "RESULTS",
     "SEVEN_TAG_ROSTER",
+    "player_name",
     "NOTATIONS",
     "read_games",
     "iter_games",

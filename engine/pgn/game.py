@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN
@@ -14,6 +14,19 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 #: Tags written first, in this order (the chess roster with ``Game`` in front).
 SEVEN_TAG_ROSTER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result")
+
+#: The tags that may name each side's player, in order of preference: XBoard's files name Red ``White``.
+PLAYER_TAGS = {"red": ("Red", "White"), "black": ("Black",)}
+
+
+def player_name(headers: Dict[str, str], side: str) -> str:
+    """The name of the player of ``side`` ("red" or "black"): the ``Red`` tag, or else ``White`` (as XBoard
+    writes it), and ``Black``; "" when there is none."""
+    for tag in PLAYER_TAGS[str(side)]:
+        value = headers.get(tag, "").strip()
+        if value:
+            return value
+    return ""
 
 
 class PgnError(ValueError):

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..notation import parse_move
 from ..position import Position
 from ..squares import is_iccs
 from .game import Game, PgnError
-from .source import PgnSource, read_source
+from .source import Decoding, PgnSource, decodings, read_source
+from .xboard import VARIANT, is_xiangqi
 
 
 # ---------------------------------------------------------------------------
@@ -224,6 +225,10 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
         return PgnError(reason, source=source, game_number=number, event=event, line=line,
                         move_number=move_number, side=side, token=token)
 
+    variant = headers.get("Variant", "").strip()
+    if variant and not is_xiangqi(variant):  # an XBoard file of chess or another game
+        line = next(t.line for t in raw.tags if t.text == "Variant")
+        raise error(f'[Variant "{variant}"]: not a Xiangqi game (expected "{VARIANT}")', line=line)
     game = Game(headers=headers)
     fen = game.starting_fen()
     try:
@@ -266,7 +271,11 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
             move = parse_move(position, text)
             position.push(move)
         except IllegalMoveError as exc:
-            raise error(str(exc), line=token.line, move_number=move_number, side=side,
+            reason = str(exc)
+            if not position.legal_moves():  # records that go on after a mate say so
+                how = "checkmated" if position.is_check() else "stalemated"
+                reason = f"the game is already over: {side.capitalize()} is {how} and has no move ({reason})"
+            raise error(reason, line=token.line, move_number=move_number, side=side,
                         token=token.text) from None
         game.moves.append(move)
         game.comments.append(None)
@@ -284,17 +293,72 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
     return game
 
 
-def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
-    """Yield the games of a PGN source one by one (see :func:`read_games`).
-
-    Games before a faulty one are yielded before its :class:`PgnError` is raised.
-    """
-    text, label = read_source(source, encoding)
+def _games_of(text: str, label: Optional[str]) -> Iterator[Game]:
+    """The games of PGN text, one by one."""
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(_split_games(text, label), start=1):
         yield _build_game(raw, number, label)
+
+
+def _what_failed(error: PgnError) -> str:
+    """A short account of why a reading failed, for the list of readings tried."""
+    if error.move_number is None or error.token is None:
+        return error.reason
+    return f"game {error.game_number}, move {error.move_number} {error.token!r} does not read"
+
+
+def _first_readable(readings: List[Decoding], undecodable: List[str],
+                    label: Optional[str]) -> Tuple[List[Game], Optional[PgnError]]:
+    """The games of the first reading under which every game reads, or, when there is none, the games
+    read under the reading that went furthest and its error, which then names every encoding tried."""
+    attempts = []
+    for reading in readings:
+        games: List[Game] = []
+        try:
+            for game in _games_of(reading.text, label):
+                games.append(game)
+        except PgnError as exc:
+            progress = sum(len(g.moves) for g in games) + 2 * (exc.move_number or 0)
+            attempts.append((progress, reading, games, exc))
+            continue
+        return games, None
+    _, best, games, error = max(attempts, key=lambda attempt: attempt[0])
+    others = [f"{reading.name} ({_what_failed(exc)})" for _, reading, _, exc in attempts if reading is not best]
+    return games, _with_readings(error, best.name, others + undecodable)
+
+
+def _with_readings(error: PgnError, name: str, others: List[str]) -> PgnError:
+    """``error`` with the encoding it was read in, and the others tried, added to its reason."""
+    note = f" [read as {name}" + (f"; also tried: {'; '.join(others)}]" if others else "]")
+    return PgnError(error.reason + note, source=error.source, game_number=error.game_number, event=error.event,
+                    line=error.line, move_number=error.move_number, side=error.side, token=error.token)
+
+
+def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
+    """Yield the games of a PGN source one by one (see :func:`read_games`).
+
+    Games before a faulty one are yielded before its :class:`PgnError` is raised. When the encoding of
+    bytes has to be found, every game is read before the first is yielded.
+    """
+    content, label = read_source(source)
+    if isinstance(content, str):
+        yield from _games_of(content, label)
+        return
+    readings, undecodable = decodings(content, encoding, label)
+    if len(readings) == 1:
+        try:
+            yield from _games_of(readings[0].text, label)
+        except PgnError as exc:
+            if not undecodable:  # the encoding was given, or there was nothing to choose
+                raise
+            raise _with_readings(exc, readings[0].name, undecodable) from None
+        return
+    games, error = _first_readable(readings, undecodable, label)
+    yield from games
+    if error is not None:
+        raise error
 
 
 def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
@@ -309,10 +373,14 @@ def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
       any other ``str`` is the PGN text itself;
     * an open file (text or binary).
 
-    Bytes are decoded with ``encoding`` when given; otherwise as UTF-8 (a
-    byte order mark is dropped), falling back to GB18030 (a superset of GBK,
-    the encoding of Chinese Windows software); UTF-16 is recognised by its
-    byte order mark.
+    Bytes are decoded with ``encoding`` when given (``"utf-8"``, ``"gbk"``,
+    ``"big5"`` or any Python codec; ``None`` or ``"auto"`` detects it).
+    Detected: valid UTF-8 is read as UTF-8 (a byte order mark is dropped;
+    UTF-16 is recognised by its own); other bytes as GBK (through its
+    superset GB18030), Big5 (cp950) or Big5-HKSCS, the first under which
+    every move reads, tried in the order their text looks likelier.  When no
+    reading works, the error is the one of the reading that got furthest,
+    and names the others tried.
 
     Raises:
         PgnError: undecodable bytes, a malformed tag or comment, unbalanced

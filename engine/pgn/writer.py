@@ -1,18 +1,24 @@
-"""Writing PGN: the tags in roster order, and movetext in ICCS, WXF or Chinese wrapped at 80 columns."""
+"""Writing PGN: the tags in roster order, and movetext in ICCS, WXF, Chinese or XBoard's SAN wrapped at 80
+columns (SAN games in XBoard's dialect of PGN, :mod:`.xboard`)."""
 
 from __future__ import annotations
 
 import os
 import unicodedata
 from pathlib import Path
-from typing import Iterable, List, Tuple, Union
+from typing import Iterable, List, Optional, Tuple, Union
 
 from ..errors import IllegalMoveError
-from ..notation import to_chinese, to_wxf
+from ..fen import START_FEN
+from ..notation import to_chinese, to_san, to_wxf
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, push_checked, start_position
+from .xboard import xboard_headers
 
-#: Accepted values of ``notation`` in :func:`write_game` -> value of the ``Format`` tag.
-NOTATIONS = {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}
+#: Accepted values of ``notation`` in :func:`write_game` -> value of the ``Format`` tag (None: no Format
+#: tag; a SAN game says what it is with XBoard's Variant tag).
+NOTATIONS = {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese", "san": None}
+_WRITERS = {"iccs": lambda position, move: move.lower().replace("-", ""), "wxf": to_wxf,
+            "chinese": to_chinese, "san": to_san}
 
 _GAME_TAG_VALUE = "Chinese Chess"
 _LINE_WIDTH = 80
@@ -58,11 +64,15 @@ def _wrap(units: Iterable[str], width: int = _LINE_WIDTH) -> List[str]:
 
 
 def _ordered_headers(game: Game, notation: str) -> List[Tuple[str, str]]:
-    """The tags to write, in order: roster, FEN, Format, then the rest as given."""
+    """The tags to write, in order: roster, FEN, Format, then the rest as given; XBoard's for SAN."""
+    if notation == "san":
+        fen: Optional[str] = game.starting_fen()
+        same_start = fen is not None and fen.split()[:2] == START_FEN.split()[:2]
+        return xboard_headers(game.headers, game.result, None if same_start else fen)
     headers = dict(game.headers)
     headers.setdefault("Game", _GAME_TAG_VALUE)
     headers["Result"] = game.result
-    headers["Format"] = NOTATIONS[notation]
+    headers["Format"] = str(NOTATIONS[notation])
     order = list(SEVEN_TAG_ROSTER) + ["FEN", "Format"]
     out = [(name, headers[name]) for name in order if name in headers]
     out += [(name, value) for name, value in headers.items() if name not in order]
@@ -72,13 +82,17 @@ def _ordered_headers(game: Game, notation: str) -> List[Tuple[str, str]]:
 def write_game(game: Game, notation: str = "iccs") -> str:
     """The PGN text of one game, ending with a newline.
 
-    ``notation`` is ``"iccs"`` (``h2e2``), ``"wxf"`` (``C2.5``) or
-    ``"chinese"`` (``炮二平五``); the ``Format`` tag says which.  Tags: the
-    roster ``Game Event Site Date Round Red Black Result`` (those present;
-    ``Game`` defaults to ``"Chinese Chess"`` and ``Result`` is always
-    :attr:`Game.result`), then ``FEN``, ``Format`` and the other tags in their
-    order.  Movetext is wrapped at 80 columns; comments are written in braces
-    (a ``}`` in a comment becomes ``｝``).
+    ``notation`` is ``"iccs"`` (``h2e2``), ``"wxf"`` (``C2.5``),
+    ``"chinese"`` (``炮二平五``) or ``"san"`` (XBoard's ``Che2``); the
+    ``Format`` tag says which.  Tags: the roster ``Game Event Site Date Round
+    Red Black Result`` (those present; ``Game`` defaults to ``"Chinese
+    Chess"`` and ``Result`` is always :attr:`Game.result`), then ``FEN``,
+    ``Format`` and the other tags in their order.  A SAN game is written as
+    XBoard writes one, so that XBoard opens it: ``Event Site Date Round White
+    Black Result``, ``Variant "xiangqi"``, ``FEN`` (XBoard's letters) with
+    ``SetUp "1"`` for another start, the other tags (see :mod:`.xboard`).
+    Movetext is wrapped at 80 columns; comments are written in braces (a
+    ``}`` in a comment becomes ``｝``).
 
     Raises:
         PgnError: an illegal move or invalid FEN tag, or an unknown result.
@@ -86,7 +100,7 @@ def write_game(game: Game, notation: str = "iccs") -> str:
     """
     key = notation.lower()
     if key not in NOTATIONS:
-        raise ValueError(f"unknown notation {notation!r}: use 'iccs', 'wxf' or 'chinese'")
+        raise ValueError(f"unknown notation {notation!r}: use 'iccs', 'wxf', 'chinese' or 'san'")
     if game.result not in RESULTS:
         raise PgnError(f"unknown result {game.result!r}: use one of {', '.join(RESULTS)}",
                        event=game.headers.get("Event"))
@@ -103,12 +117,7 @@ def write_game(game: Game, notation: str = "iccs") -> str:
     for index, move in enumerate(game.moves):
         number, red = position.fullmove_number, position.turn == "red"
         try:
-            if key == "wxf":
-                text = to_wxf(position, move)
-            elif key == "chinese":
-                text = to_chinese(position, move)
-            else:
-                text = move.lower().replace("-", "")
+            text = _WRITERS[key](position, move)
         except IllegalMoveError as exc:
             raise PgnError(str(exc), event=game.headers.get("Event"), move_number=number,
                            side=str(position.turn), token=move) from None
