@@ -40,6 +40,7 @@ cdef struct Worker:
     OrderingTables ordering
     int static_evals[MAX_PLY + 2]
     int continuations[MAX_PLY + 2]   # the continuation key of the move made at each ply (movepick.pxi)
+    int singular_excluded[MAX_PLY + 2]  # the move a singular-extension search leaves out at a ply (0: none)
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
     # Root moves: only these (when only_count > 0), never those in `excluded`.
@@ -220,6 +221,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
     cdef int n_quiets = 0
     cdef int original_alpha = alpha
+    cdef int excluded = w.singular_excluded[ply]
+    cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta
     cdef uint64_t key
     cdef TTEntry* tte
 
@@ -249,16 +252,19 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if ply >= MAX_PLY:
             return evaluate_node(w, ply)
 
-    # Step 4. Transposition table.
+    # Step 4. Transposition table. Not in a singular-extension search (the same position without one
+    # move): the entry is the whole position's.
     key = p.hist[p.ply].key
-    tte = tt_probe(&w.shared.tt, key)
+    tte = tt_probe(&w.shared.tt, key) if not excluded else NULL
     if tte != NULL:
         tt_move = tte.move
+        tt_score = score_from_tt(tte.score, ply)
+        tt_depth = tte.depth
+        tt_bound = tte.bound
         if ply > 0 and not pv_node and tte.depth >= depth:
-            score = score_from_tt(tte.score, ply)
-            if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
-                    or (tte.bound == BOUND_UPPER and score <= alpha)):
-                return score
+            if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and tt_score >= beta)
+                    or (tte.bound == BOUND_UPPER and tt_score <= alpha)):
+                return tt_score
 
     # Step 5. Pruning on the static evaluation: reverse futility and null move. `improving`: the
     # evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be bolder.
@@ -276,7 +282,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             score = qsearch(w, alpha, beta, ply)
             if score <= alpha:
                 return score
-        if null_ok and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
+        if null_ok and not excluded and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
             r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
             w.continuations[ply] = NO_CONTINUATION
             note_null_move(&w.acc, ply + 1)
@@ -304,6 +310,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     best_move = 0
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
+        if move == excluded:
+            continue
         is_capture = p.board[move_to(move)] != 0
         # Shallow pruning, of moves that do not give check (known only once the move is made): bad
         # captures near the horizon; late quiet moves (move count pruning), those that cannot raise the
@@ -317,6 +325,27 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 prune = searched >= (3 + depth * depth) * (2 + improving) // 2 \
                     or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha) \
                     or see(p, move) < -30 * depth * depth
+        # Singular extension: the table's move, when every other move fails low against a margin below
+        # its score (a search of the position without it, at half the depth), is searched one ply
+        # deeper. When instead another move also beats that margin and the margin is above beta, the node
+        # fails high on two moves (multi-cut); when the table's score is above beta, the table's move
+        # is searched shallower (it is likely to fail high anyway, and another move will do).
+        extension = 0
+        if (move == tt_move and ply > 0 and not excluded and depth >= 8 and tt_depth >= depth - 3
+                and (tt_bound & BOUND_LOWER) and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX):
+            singular_beta = tt_score - 2 * depth
+            w.singular_excluded[ply] = move
+            score = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False)
+            w.singular_excluded[ply] = 0
+            w.pv_len[ply] = 0
+            if stopped(w):
+                return 0
+            if score < singular_beta:
+                extension = 1
+            elif singular_beta >= beta:
+                return singular_beta
+            elif tt_score >= beta:
+                extension = -1
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
@@ -326,8 +355,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             unmake_move(p)
             searched += 1
             continue
-        # Check extension.
-        new_depth = depth - 1 + (1 if gives_check and ply < 2 * depth + 8 else 0)
+        # Check extension (unless the move is extended already).
+        if extension == 0 and gives_check and ply < 2 * depth + 8:
+            extension = 1
+        new_depth = depth - 1 + extension
         if searched == 0:
             score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
         else:
@@ -378,7 +409,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, earlier_move(w, ply, 1),
                       earlier_move(w, ply, 2))
 
-    # Step 9. Store the result.
+    # Step 9. Store the result; a singular-extension search's (without a move) has nothing to store, and
+    # when it searched no move (the left-out move was the only one) its bound is alpha's.
+    if excluded:
+        return best if searched > 0 else alpha
     tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move,
              depth, BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best
