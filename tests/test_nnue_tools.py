@@ -317,6 +317,26 @@ def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):
     assert abs(signed) < 1.1 and mean < 10
 
 
+def test_factorised_training_folds_into_the_same_network(selfplay_file):
+    # The trainer's factorised accumulators (square weights plus a weight per side and type) equal the
+    # folded network's, which is what the file holds and the engine computes.
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    records, _ = train_nnue.load([selfplay_file], 3000)
+    data = train_nnue.data_set(records[:200], 400.0, 0.7, factorise=True)
+    assert data.us.shape[1] == nnue_net.N_INPUTS + train_nnue.N_VIRTUAL
+    rng = np.random.default_rng(3)
+    trainer = train_nnue.Trainer(train_nnue.initial_net(32, rng, factorise=True), 400.0, 1e-3)
+    trainer.params["W"][nnue_net.N_INPUTS:] = rng.normal(0, 0.2, (train_nnue.N_VIRTUAL, 32))
+    *_, prediction = trainer.forward(data)
+    folded = trainer.snapshot()
+    assert folded.W.shape == (nnue_net.N_INPUTS, 32)
+    us, them = nnue_net.record_features(data.records)
+    expected = train_nnue.sigmoid(nnue_net.evaluate_float(folded, us, them) / 400.0)
+    assert np.allclose(prediction, expected, atol=1e-5)
+
+
 def test_trainer_command_line(selfplay_file, tmp_path):
     pytest.importorskip("scipy")
     import train_nnue
@@ -326,7 +346,7 @@ def test_trainer_command_line(selfplay_file, tmp_path):
                             "--validation", "0.34", "--check"]) == 0
     assert nnue_net.read_jjnn(path).hidden == 16
     assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "32", "--epochs", "1", "--mirror",
-                            "--score-scale", "1.5"]) == 0
+                            "--score-scale", "1.5", "--factorise", "--weight-decay", "0.01"]) == 0
     assert nnue_net.read_jjnn(path).hidden == 32
 
 
