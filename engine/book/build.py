@@ -10,7 +10,8 @@ results, then keep what enough games played and did not score badly.
    `min_score` for its side (a win 1, a draw 1/2). Its weight is its points, twice the wins plus the
    draws, so a move is chosen in proportion to the games that played it and to how well it did.
 4. Names: a position reached by `min_games` games or more is named when one name (family and ECCO
-   code) covers more than half of its games; failing that, when one family does.
+   code) covers at least NAME_SHARE of its games; failing that, when one family does. (The start
+   position, where most games are 中炮局 but not nearly all, has no name.)
 """
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ from .names import Namer, family_of_path
 from .sources import decode, pgn_files
 
 RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
-DEFAULT_MIN_GAMES = 12
-DEFAULT_MAX_PLY = 24
+DEFAULT_MIN_GAMES = 8
+DEFAULT_MAX_PLY = 30
 DEFAULT_MIN_SCORE = 0.35
+#: The share of a position's games a name must cover to name the position.
+NAME_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -149,8 +152,9 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
                 report.skipped["games without a result"] += 1
                 continue
             identity = (game.starting_fen(), tuple(game.moves))
+            if whole is not None and len(game.moves) >= max_ply:
+                identity = (whole, ())     # a game cut short is told apart by its whole text
             if whole is not None:
-                identity = (whole, ())     # cut games are told apart by their whole text
                 texts[whole] = identity
             known = games.get(identity)
             if known is not None:
@@ -246,7 +250,7 @@ def _majority(votes: Counter, total: int) -> Optional[str]:
     if not votes:
         return None
     name, n = votes.most_common(1)[0]
-    return name if name and 2 * n > total else None
+    return name if name and n >= NAME_SHARE * total else None
 
 
 def build_book(sources: Iterable[str], output: str, settings: BuildSettings = BuildSettings(),

@@ -131,8 +131,12 @@ class ObkBook(Book):
 
     def _lookup(self, position: Position) -> list[BookMove]:
         moves = []
-        for mirrored in (False, True):
-            for code, wins, draws, losses in self._rows(obk_key(position, self._keys, mirrored)):
+        direct = obk_key(position, self._keys)
+        image = obk_key(position, self._keys, mirrored=True)
+        for mirrored, key in ((False, direct), (True, image)):
+            if mirrored and image == direct:       # a symmetric position: its mirror image is itself
+                break
+            for code, wins, draws, losses in self._rows(key):
                 try:
                     move = decode_move(int(code))
                 except (TypeError, ValueError):

@@ -354,12 +354,12 @@ class Engine:
     def book_summary(self) -> str:
         """Which book the engine plays from, in words (for an `info string` after OwnBook or BookFile)."""
         book = self._ensure_book()
+        if self._book_error:
+            return f"{self._book_error}: playing without a book"
         if not self._options.own_book:
             return "own book off: every move is searched"
         if book is not None:
             return f"book moves from {book.describe()}"
-        if self._book_error:
-            return f"{self._book_error}: playing without a book"
         return "no book file set (BookFile): playing without a book"
 
     @property
@@ -388,11 +388,13 @@ class Engine:
 
     def _book_move(self, job: _Job, limits: SearchLimits, position: Position,
                    banmoves: tuple[str, ...]) -> Optional[SearchResult]:
-        """A move from the book, played at once, when the `go` is for a move of a game: not when
-        analysing (infinite), pondering, looking for a mate, evaluating (depth 0) or answering a draw
-        offer, which are the search's to answer (Stockfish's practice with its book)."""
-        if limits.infinite or limits.ponder or limits.mate or limits.depth == 0 \
-                or limits.draw_offer:
+        """A move from the book, played at once, when the `go` is a move of a game, on a clock or a time
+        per move. Searches of another kind are analyses and are searched (as Stockfish did with its
+        book): `infinite`, `ponder`, `mate`, and a fixed `depth` or `nodes` (what analysis tools, tests
+        and node-count matches ask for); so is a draw offer, which the search's score answers."""
+        if limits.infinite or limits.ponder or limits.mate or limits.depth is not None \
+                or limits.nodes is not None or limits.draw_offer \
+                or (limits.time is None and limits.movetime is None):
             return None
         book = job.book
         if book is None:
