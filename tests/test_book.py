@@ -114,7 +114,7 @@ def test_build_counts_games_merges_mirror_images_and_keeps_moves_that_scored(tmp
     assert [m.move for m in book.moves(after)] == ["h0g2"]
     after.push("h0g2")
     assert [m.move for m in book.moves(after)] == ["i9h9"]
-    assert book.opening_name(after) == "C00"
+    assert book.opening_name(after) == "中炮局 C00"     # ECCO C: a central-cannon opening
 
 
 def test_build_limits_depth_and_games(tmp_path):

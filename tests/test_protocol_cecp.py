@@ -63,6 +63,7 @@ def start(extra: tuple[str, ...] = ("new", "variant xiangqi"), book: bool = Fals
     cecp = Cecp(driver)
     if not book:
         cecp.send("option OwnBook=0")
+        cecp.sync()                     # its `telluser own book off ...` answer
     cecp.send(*extra)
     return driver, cecp
 

@@ -238,8 +238,8 @@ def select(counts: Counts, settings: BuildSettings) -> tuple[list[Record], dict[
         if name is None:
             families: Counter = Counter()
             for full, n in counts.names[key].items():
-                if full:
-                    families[full.split(" ")[0]] += n
+                if full and " " in full:           # "family code"
+                    families[full.rsplit(" ", 1)[0]] += n
             name = _majority(families, total)
         if name:
             names[key] = name

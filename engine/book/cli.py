@@ -47,6 +47,8 @@ def main(argv: Optional[Sequence[str]] = None, out: IO[str] = sys.stdout, err: I
         if args.command == "build":
             return _build(args, out, err)
         return _show(args, out)
+    except BrokenPipeError:        # e.g. piped into `head`
+        return 1
     except (BookError, OSError, InvalidFenError, IllegalMoveError, NotationError, ValueError) as exc:
         print(f"jiangjun book: {exc}", file=err)
         return 2

@@ -3,7 +3,9 @@
 The Chinese Chess Practical Dataset files every game's ECCO code in an `ECCO` tag, and files part of its
 games in folders by opening family (以開局分類/中炮局/...). A game's name is its family and its ECCO
 code, "中炮局 C45": the family from its folder, or for a game outside those folders the family most of
-the filed games of its ECCO code belong to. Other PGN files may carry an `Opening` tag, used as it is.
+the filed games of its ECCO code belong to, or failing that the family of its ECCO letter where the
+letter names one (B, C and D are central-cannon openings, 中炮局; E is 仙人指路; A holds several families).
+Other PGN files may carry an `Opening` tag, used as it is.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ FAMILIES = {
     "仕角炮": "仕角炮", "金鉤炮": "金钩炮", "冷門佈局": "冷门布局",
 }
 _BY_OPENING = "以開局分類"
+#: The families of ECCO's letter groups, where a letter has one.
+ECCO_LETTERS = {"B": "中炮局", "C": "中炮局", "D": "中炮局", "E": "仙人指路"}
 
 
 def family_of_path(name: str) -> Optional[str]:
@@ -44,5 +48,7 @@ class Namer:
             return opening
         if family is None and ecco and self._family_votes.get(ecco):
             family = self._family_votes[ecco].most_common(1)[0][0]
+        if family is None and ecco:
+            family = ECCO_LETTERS.get(ecco[:1].upper())
         parts = [p for p in (family, ecco) if p]
         return " ".join(parts) or None
