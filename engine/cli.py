@@ -26,6 +26,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .analyze.cli import main as analyze_main
 
         return analyze_main(args[1:])
+    if args[0] == "book":  # build and show opening books
+        from .book.cli import main as book_main
+
+        return book_main(args[1:])
     parser = argparse.ArgumentParser(
         prog="jiangjun",
         description="jiangjun (将军), a Xiangqi engine. Without a subcommand it speaks UCCI/UCI on stdin/stdout.",
@@ -49,6 +53,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="play engines against each other (jiangjun match -h lists the options)")
     sub.add_parser("analyze", add_help=False,
                    help="analyse a position or annotate a game (jiangjun analyze -h lists the options)")
+    sub.add_parser("book", add_help=False,
+                   help="build an opening book from PGN games, or show a position's book moves (jiangjun book -h)")
     options = parser.parse_args(args)
     if options.command == "perft":
         return _perft(options)

@@ -179,7 +179,8 @@ def test_blunder_in_text_output_and_thresholds(tmp_path):
     out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", cwd=tmp_path).stdout
     row = next(line for line in out.splitlines() if re.match(r"\s*\d+\.\s+炮五进四", line))
     assert "炮五进四??" in row and "blunder" in row and "best" in row
-    assert re.search(r"^Red\s+4\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+1\b", out, re.M), out
+    # moves, book moves, best, average loss, inaccuracies, mistakes, blunders
+    assert re.search(r"^Red\s+4\s+\d+\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+1\b", out, re.M), out
     # With the blunder threshold above the loss, the same move is only a mistake.
     doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", "--blunder", "1000", cwd=tmp_path)
     assert doc["records"][BLUNDER_PLY - 1]["class"] == "mistake"
@@ -436,3 +437,16 @@ def test_judging_moves():
     assert judge(Score.from_mate(2), Score.from_cp(200), best=False, thresholds=t)[1] == "blunder"
     assert judge(Score.from_cp(50), Score.from_mate(-4), best=False, thresholds=t)[1] == "blunder"
     assert judge(Score.from_mate(-6), Score.from_mate(-2), best=False, thresholds=t) == (0, None)
+
+
+def test_book_moves_are_marked_and_not_judged_and_the_opening_is_named(tmp_path):
+    doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", cwd=tmp_path)
+    records = doc["records"]
+    assert records[0]["book"] and records[1]["book"]           # 炮二平五 马8进7: the book's
+    assert all(r["loss"] == 0 and r["class"] is None for r in records if r["book"])
+    assert not records[BLUNDER_PLY - 1]["book"]                 # 炮五进四 is no book move
+    assert doc["opening"] and doc["summary"]["red"]["book_moves"] >= 1
+    out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", cwd=tmp_path).stdout
+    assert re.search(r"^opening   \S", out, re.M) and re.search(r"炮二平五\s+\S+\s+book$", out, re.M), out
+    plain = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", "--no-book", cwd=tmp_path)
+    assert not any(r["book"] for r in plain["records"]) and plain["opening"] is None

@@ -54,12 +54,16 @@ class Cecp:
         return fen, moves
 
 
-def start(extra: tuple[str, ...] = ("new", "variant xiangqi")) -> tuple[EngineDriver, Cecp]:
+def start(extra: tuple[str, ...] = ("new", "variant xiangqi"), book: bool = False) -> tuple[EngineDriver, Cecp]:
+    """An engine in CECP; its opening book off unless `book` (these tests are about the search)."""
     driver = EngineDriver()
     driver.send("xboard")
     driver.send("protover 2")
     driver.read_until("feature done=1", timeout=5)
     cecp = Cecp(driver)
+    if not book:
+        cecp.send("option OwnBook=0")
+        cecp.sync()                     # its `telluser own book off ...` answer
     cecp.send(*extra)
     return driver, cecp
 

@@ -75,6 +75,7 @@ def test_mate_scores_are_integers_near_30000(eng):
 
 def test_go_time_is_in_seconds_by_default(eng):
     # 20 s on the clock: the engine thinks for a while (a soft limit of some 370 ms).
+    eng.send("setoption usebook false")     # the time is the search's
     sent = eng.send("go time 20 increment 0")
     _, when = eng.expect("bestmove", timeout=5)
     print(f"go time 20 (seconds): {(when - sent) * 1000:.0f} ms")
@@ -181,7 +182,10 @@ def test_new_game_forms_and_options(eng):
                  "setoption debug false", "setoption promotion false", "setoption usebook true",
                  "setoption bookfiles BOOK.DAT;OTHER.DAT", "setoption name hashsize value 16"):
         eng.send(line)
-    assert eng.ping() == []
+    said = eng.ping()
+    # usebook and bookfiles say which book is in use; BOOK.DAT is not here: no book, and the engine goes on.
+    assert len(said) == 2 and said[0].startswith("info string book moves from"), said
+    assert said[1].startswith("info string cannot open book BOOK.DAT") and "without a book" in said[1], said
     eng.send("go depth 3")
     bestmove_of(eng.read_until("bestmove", timeout=10))
 

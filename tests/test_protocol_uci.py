@@ -187,6 +187,7 @@ def test_go_nodes(eng):
 
 
 def test_go_movetime(eng):
+    eng.send("setoption name OwnBook value false")     # the time is the search's
     sent = eng.send("go movetime 300")
     line, when = eng.expect("bestmove", timeout=3)
     print(f"go movetime 300 -> bestmove after {(when - sent) * 1000:.0f} ms")

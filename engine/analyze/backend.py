@@ -183,7 +183,8 @@ class InProcessBackend(Backend):
         from ..server.engine import Engine, EngineOptions
 
         try:
-            self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads))
+            # An analysis searches every position: no book moves.
+            self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads, own_book=False))
         except MemoryError:
             raise AnalyzeError(f"cannot allocate a {hash_mb} MB hash table; try a smaller --hash") from None
         self.name = f"jiangjun {__version__}"

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Dict, List, Optional, Sequence
 
+from ..book import DEFAULT as DEFAULT_BOOK, Book, BookError, open_book
 from ..errors import InvalidFenError
 from ..fen import START_FEN
 from ..position import Position
 from . import pictures
 from .backend import AnalysisLimits, Backend, open_backend
 from .errors import AnalyzeError
-from .game import GameAnalysis, Thresholds, annotate
+from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
 from .report import (POVS, GameTable, LiveArea, Style, analysis_json, final_lines, game_header, game_json,
                      outcome_text, position_header, position_lines, position_summary, summary_lines)
@@ -91,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--svg", metavar="FILE", help="write an SVG diagram of the position with the best move")
     output.add_argument("--plot", metavar="FILE", help="write an SVG graph of the evaluation over the game")
     marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
+    marks.add_argument("--book", default=DEFAULT_BOOK, metavar="FILE",
+                       help="the opening book whose moves are marked 'book' and not judged (any format; "
+                            "default: the shipped book)")
+    marks.add_argument("--no-book", action="store_true", help="judge every move, book moves too")
     marks.add_argument("--inaccuracy", type=int, default=Thresholds.inaccuracy, metavar="CP",
                        help=f"default {Thresholds.inaccuracy}")
     marks.add_argument("--mistake", type=int, default=Thresholds.mistake, metavar="CP",
@@ -300,7 +305,9 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
 def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: AnalysisLimits,
               thresholds: Thresholds, style: Style, live: LiveArea, out: IO[str]) -> int:
     text = not args.json
+    book = _open_book(args)
     layout = GameAnalysis(job.start_fen, job.moves, thresholds)     # the moves, before any analysis
+    mark_book_moves(layout, book)
     table = GameTable(layout, style)
     if text:
         for line in game_header(job.headers, layout, backend.description, limits.describe(), style):
@@ -316,7 +323,7 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Ana
             live.print(table.row(rec))
 
     game = annotate(backend, job.start_fen, job.moves, limits, thresholds, args.multipv,
-                    on_progress=progress if live.enabled else None, on_record=record)
+                    on_progress=progress if live.enabled else None, on_record=record, book=book)
     live.clear()
     analysed = len(game.analyses) - 1         # plies whose position was analysed
     ply = analysed if args.ply is None else args.ply
@@ -359,6 +366,16 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Ana
             if key in pictures_done:
                 print(f"wrote {pictures_done[key]}", file=out)
     return 130 if game.interrupted else 0
+
+
+def _open_book(args: argparse.Namespace) -> Optional[Book]:
+    """The book whose moves are not judged, or None with --no-book."""
+    if args.no_book:
+        return None
+    try:
+        return open_book(args.book)
+    except BookError as exc:
+        raise AnalyzeError(f"--book: {exc}") from None
 
 
 def _caption(position: Position, analysis, style: Style, last_move) -> str:

@@ -13,12 +13,15 @@ For the move from position i to position i+1, by the side to move at i (the move
   analysis says (a deeper look from i+1 can disagree with the one from i);
 * a move that loses at least ``blunder`` centipawns is a blunder, else at least ``mistake`` a mistake,
   else at least ``inaccuracy`` an inaccuracy; the best alternative is the engine's best move at i.
+* a move of the opening book (when one is given) is marked as a book move and not judged: it loses
+  nothing. The game's opening is the name the book gives the last position reached by book moves.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..book import Book
 from ..position import Color, Position
 from ..score import Score
 from .backend import Analysis, AnalysisLimits, Backend, Line
@@ -76,6 +79,7 @@ class MoveRecord:
     best: bool                  # the move was the engine's best move
     loss: int                   # centipawns, >= 0
     classification: Optional[str]
+    book: bool = False          # a move of the opening book: not judged
 
     @property
     def best_line(self) -> Optional[Line]:
@@ -93,6 +97,7 @@ class SideSummary:
 
     moves: int = 0
     best_moves: int = 0
+    book_moves: int = 0
     total_loss: int = 0
     counts: Dict[str, int] = field(default_factory=lambda: {name: 0 for name in CLASSES})
 
@@ -103,12 +108,14 @@ class SideSummary:
     def add(self, record: MoveRecord) -> None:
         self.moves += 1
         self.best_moves += record.best
+        self.book_moves += record.book
         self.total_loss += record.loss
         if record.classification is not None:
             self.counts[record.classification] += 1
 
     def to_json(self) -> dict:
-        return {"moves": self.moves, "best_moves": self.best_moves, "average_loss": round(self.average_loss, 1),
+        return {"moves": self.moves, "best_moves": self.best_moves, "book_moves": self.book_moves,
+                "average_loss": round(self.average_loss, 1),
                 "inaccuracies": self.counts["inaccuracy"], "mistakes": self.counts["mistake"],
                 "blunders": self.counts["blunder"]}
 
@@ -124,6 +131,8 @@ class GameAnalysis:
     analyses: List[Analysis] = field(default_factory=list)
     records: List[MoveRecord] = field(default_factory=list)
     interrupted: bool = False
+    book_plies: List[bool] = field(default_factory=list)   # [i]: moves[i] is a book move
+    opening: Optional[str] = None                          # the opening's name, when the book knows it
 
     @property
     def summary(self) -> Dict[Color, SideSummary]:
@@ -146,13 +155,14 @@ RecordCallback = Callable[[MoveRecord], None]
 def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: AnalysisLimits,
              thresholds: Thresholds = Thresholds(), multipv: int = 1,
              on_progress: Optional[ProgressCallback] = None,
-             on_record: Optional[RecordCallback] = None) -> GameAnalysis:
+             on_record: Optional[RecordCallback] = None, book: Optional[Book] = None) -> GameAnalysis:
     """Analyse every position of the game (start, and after each move) once, and judge each move.
 
     `on_progress(ply, lines)` reports a search under way; `on_record(record)` each judged move as soon as
     the position after it has been analysed. Ctrl-C stops at the current position (``interrupted``).
     """
     game = GameAnalysis(start_fen, list(moves), thresholds)
+    mark_book_moves(game, book)
     position = Position(start_fen)
     fens = [position.fen()]
     movers = [position.turn]
@@ -175,10 +185,27 @@ def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: Ana
             move = moves[ply - 1]
             best = previous.bestmove == move
             after = -analysis.score
-            loss, classification = judge(previous.score, after, best, thresholds)
+            in_book = game.book_plies[ply - 1]
+            loss, classification = (0, None) if in_book else judge(previous.score, after, best, thresholds)
             record = MoveRecord(ply, move, movers[ply - 1], fens[ply - 1], previous, after, best, loss,
-                                classification)
+                                classification, in_book)
             game.records.append(record)
             if on_record is not None:
                 on_record(record)
     return game
+
+
+def mark_book_moves(game: GameAnalysis, book: Optional[Book]) -> None:
+    """Fill game.book_plies (which moves are the book's) and game.opening (the name of the last position
+    reached by book moves that the book names)."""
+    game.book_plies = [False] * len(game.moves)
+    if book is None:
+        return
+    position = Position(game.start_fen)
+    game.opening = book.opening_name(position)
+    for ply, move in enumerate(game.moves):
+        in_book = any(entry.move == move for entry in book.moves(position))
+        game.book_plies[ply] = in_book
+        position.push(move)
+        if in_book:
+            game.opening = book.opening_name(position) or game.opening

@@ -213,8 +213,10 @@ def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits
     start = "the start position" if game.start_fen == START_FEN else game.start_fen
     facts.append(f"{len(game.moves)} plies from {start}")
     t = game.thresholds
+    opening = [f"opening   {game.opening}"] if game.opening else []
     return [
         f"game      {', '.join(facts)}",
+        *opening,
         f"engine    {engine}; {limits} per position",
         f"scores    {style.pov_phrase(game=True)}, after each move; loss in centipawns for the side that moved",
         f"marks     ?! inaccuracy (loss >= {t.inaccuracy}), ? mistake (>= {t.mistake}), ?? blunder (>= {t.blunder})",
@@ -245,6 +247,8 @@ class GameTable:
         after = style.score(record.after, record.mover)
         # `after` is the mover's view; in red pov a Black move's score flips.
         text = f"  {pad(self.labels[index], self.label_width)} {move} {after.text():>6}"
+        if record.book:
+            return text + "  book"
         if record.best:
             return text + "  best"
         text += f"  loss {record.loss:>4}"
@@ -273,10 +277,12 @@ class GameTable:
 
 
 def summary_lines(game: GameAnalysis, headers: Dict[str, str]) -> List[str]:
-    rows = [f"{'':8}{'moves':>6}{'best':>6}{'avg loss':>10}{'inaccuracies':>14}{'mistakes':>10}{'blunders':>10}"]
+    rows = [f"{'':8}{'moves':>6}{'book':>6}{'best':>6}{'avg loss':>10}{'inaccuracies':>14}{'mistakes':>10}"
+            f"{'blunders':>10}"]
     for color, side in game.summary.items():
         name = player_name(headers, color)
-        rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.best_moves:>6}{side.average_loss:>10.1f}"
+        rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.book_moves:>6}{side.best_moves:>6}"
+                    f"{side.average_loss:>10.1f}"
                     f"{side.counts['inaccuracy']:>14}{side.counts['mistake']:>10}{side.counts['blunder']:>10}"
                     + (f"   {name}" if name else ""))
     return rows
@@ -312,6 +318,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "score_after": both_povs(record.after, mover, "mover"),
         "score_after_text": style.score(record.after, mover).text(),
         "best": record.best,
+        "book": record.book,
         "loss": record.loss,
         "class": record.classification,
         "depth": record.before.depth,
@@ -335,6 +342,7 @@ def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: S
         "moves": list(game.moves),
         "result": result,
         "thresholds": game.thresholds.to_json(),
+        "opening": game.opening,
         "records": [record_json(record, style) for record in game.records],
         "summary": {color.value: side.to_json() for color, side in game.summary.items()},
         "final": final,

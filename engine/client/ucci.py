@@ -29,10 +29,15 @@ class UcciCodec(Codec):
 
     def setup(self, advertised: Mapping[str, str], id_name: Optional[str],
               user_options: Iterable[str]) -> List[Tuple[str, str]]:
+        user = {name.lower() for name in user_options}
+        lines = []
+        # Matches and analyses play their own openings: an engine's book is off unless the user sets it.
+        if "usebook" in advertised and "usebook" not in user:
+            lines.append(("usebook", "false"))
         if "usemillisec" in advertised:
-            return [("usemillisec", "true")]        # option_sent() then turns millisec on
+            return [("usemillisec", "true"), *lines]        # option_sent() then turns millisec on
         self.millisec = is_fairy_stockfish(id_name)
-        return []
+        return lines
 
     def option_sent(self, name: str, value: str) -> None:
         if name.lower() == "usemillisec":

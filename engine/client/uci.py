@@ -26,9 +26,13 @@ class UciCodec(Codec):
     def setup(self, advertised: Mapping[str, str], id_name: Optional[str],
               user_options: Iterable[str]) -> List[Tuple[str, str]]:
         user = {name.lower() for name in user_options}
+        lines = []
         if "uci_variant" in advertised and "uci_variant" not in user:
-            return [("UCI_Variant", "xiangqi")]
-        return []
+            lines.append(("UCI_Variant", "xiangqi"))
+        # Matches and analyses play their own openings: an engine's book is off unless the user sets it.
+        if "ownbook" in advertised and "ownbook" not in user:
+            lines.append((advertised["ownbook"], "false"))
+        return lines
 
     def option_line(self, name: str, value: Optional[str]) -> str:
         line = f"setoption name {name}"

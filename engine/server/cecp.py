@@ -56,7 +56,7 @@ from .uci import ENGINE_NAME, apply_option, uci_options
 #: `memory`, `cores` and `hard`/`easy`; xiangqi is the only variant.
 _NOT_OFFERED = ("hash", "threads", "ponder", "uci_variant")
 #: CECP types where they differ from the UCI ones.
-_CECP_KIND = {"evalfile": "file"}
+_CECP_KIND = {"evalfile": "file", "bookfile": "file"}
 #: Commands accepted and ignored: answers to features, and news the engine has no use for.
 #: The repetition rulings (the third occurrence of a position).
 _REPETITIONS = (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE, Termination.REPETITION)

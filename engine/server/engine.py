@@ -15,6 +15,7 @@ itself has finished (maximum depth, mate found, depth or node limit reached).
 from __future__ import annotations
 
 import os
+import random
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -23,6 +24,7 @@ from typing import Callable, Optional, Sequence
 from .._core import SearchReport, Searcher, clear_network, network_hidden, set_network
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
+from .. import book as books
 from .. import nets
 from ..netfile import NetFileError, read_net
 from ..position import Color, Position, normalize_move
@@ -58,6 +60,8 @@ class EngineOptions:
     move_overhead_ms: int = 10
     eval_file: str = nets.DEFAULT  # a JJNN network file (engine.netfile; a shipped one by its name); "" for none
     use_nnue: bool = True         # evaluate with the network of eval_file (when one is loaded)
+    own_book: bool = True         # answer from the opening book when it has a move (see _book_move)
+    book_file: str = books.DEFAULT  # a book file of any format (engine.book.open_book), or "" for none
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class _Job:
         # Set just before the bestmove is reported: the searcher is idle from then on, even while the
         # thread is still finishing (a GUI may change Hash or EvalFile as soon as it reads the bestmove).
         self.answered = False
+        self.book: Optional[books.Book] = None   # the book to answer from (None: search)
 
 
 class Engine:
@@ -131,6 +136,11 @@ class Engine:
         # start-up and the handshake stay fast (see _ensure_network).
         self._network_pending = bool(options.eval_file)
         self._network_error: Optional[str] = None
+        # The book too is opened on first use (the shipped one is memory-mapped, so that is quick).
+        self._book: Optional[books.Book] = None
+        self._book_pending = bool(options.book_file)
+        self._book_error: Optional[str] = None
+        self._book_random = random.Random()
         self._position = Position()
         self._banmoves: tuple[str, ...] = ()
         self._job: Optional[_Job] = None
@@ -178,6 +188,8 @@ class Engine:
             self._load_network(new.eval_file)
             self._network_pending = False
             self._network_error = None
+        if "book_file" in changes:
+            self._open_book(new.book_file)
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
@@ -241,6 +253,7 @@ class Engine:
         self.wait()
         self._ensure_network()
         job = _Job(limits, on_info, on_bestmove)
+        job.book = self._ensure_book() if self._options.own_book else None
         if not (limits.infinite or limits.ponder):
             job.released.set()
         soft, hard = (0, 0) if limits.ponder else self._deadlines(limits)
@@ -338,7 +351,64 @@ class Engine:
                     f"evaluation stays until NNUE is enabled")
         return "using the hand-crafted evaluation"
 
+    def book_summary(self) -> str:
+        """Which book the engine plays from, in words (for an `info string` after OwnBook or BookFile)."""
+        book = self._ensure_book()
+        if self._book_error:
+            return f"{self._book_error}: playing without a book"
+        if not self._options.own_book:
+            return "own book off: every move is searched"
+        if book is not None:
+            return f"book moves from {book.describe()}"
+        return "no book file set (BookFile): playing without a book"
+
+    @property
+    def book(self) -> Optional["books.Book"]:
+        """The book in use (opened now if still pending), or None."""
+        return self._ensure_book()
+
     # -- internals ---------------------------------------------------------------------------
+    def _open_book(self, name: str) -> None:
+        """Open the book `name` ("" for none); a file that is not a book leaves the engine without one,
+        and book_summary says why."""
+        if self._book is not None and self._book is not books.default_book_if_open():
+            self._book.close()
+        self._book, self._book_error, self._book_pending = None, None, False
+        if not name:
+            return
+        try:
+            self._book = books.default_book() if name == books.DEFAULT else books.open_book(name)
+        except books.BookError as exc:
+            self._book_error = str(exc)
+
+    def _ensure_book(self) -> Optional["books.Book"]:
+        if self._book_pending:
+            self._open_book(self._options.book_file)
+        return self._book
+
+    def _book_move(self, job: _Job, limits: SearchLimits, position: Position,
+                   banmoves: tuple[str, ...]) -> Optional[SearchResult]:
+        """A move from the book, played at once, when the `go` is a move of a game, on a clock or a time
+        per move. Searches of another kind are analyses and are searched (as Stockfish did with its
+        book): `infinite`, `ponder`, `mate`, and a fixed `depth` or `nodes` (what analysis tools, tests
+        and node-count matches ask for); so is a draw offer, which the search's score answers."""
+        if limits.infinite or limits.ponder or limits.mate or limits.depth is not None \
+                or limits.nodes is not None or limits.draw_offer \
+                or (limits.time is None and limits.movetime is None):
+            return None
+        book = job.book
+        if book is None:
+            return None
+        from ..book.choose import choose
+        try:
+            choice = choose(book, position, banmoves, limits.searchmoves, self._book_random)
+        except Exception:  # a damaged book must not cost the move: search instead
+            return None
+        if choice is None:
+            return None
+        return SearchResult(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
+                            note=f"book move {choice.describe()}")
+
     def _busy(self) -> bool:
         return self.searching or self.perft_running
 
@@ -396,6 +466,9 @@ class Engine:
             lost = outcome.winner != position.turn
             return SearchResult(None, score=Score.mated() if lost else -Score.mated(),
                                 note=f"the game is over: {outcome.reason}, {_side(outcome.winner)} wins")
+        from_book = self._book_move(job, limits, position, banmoves)
+        if from_book is not None:
+            return from_book
         if limits.depth == 0:
             return SearchResult(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
                                 note="depth 0: static evaluation only", static=True)

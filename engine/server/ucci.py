@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .. import nets
+from .. import book, nets
 from ..position import Position
 from .commands import CommandError, parse_int, parse_number, parse_position, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threads, max_hash_mb
@@ -28,7 +28,7 @@ _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")
 #: Standard UCCI options this engine does not have: accepted without comment (XQWizard and the league
 #: simulator send some of them without reading the option list).
 IGNORED_OPTIONS = frozenset((
-    "promotion", "usebook", "useegtb", "usehash", "bookfiles", "egtbpaths", "evalapi", "idle", "pruning",
+    "promotion", "useegtb", "usehash", "egtbpaths", "evalapi", "idle", "pruning",
     "knowledge", "randomness", "style", "selectivity", "repetition", "drawmoves", "loadbook",
 ))
 
@@ -45,11 +45,13 @@ def ucci_options() -> tuple[Option, ...]:
         Option("debug", "check", False),
         Option("evalfile", "string", nets.DEFAULT),
         Option("usennue", "check", True),
+        Option("usebook", "check", True),
+        Option("bookfiles", "string", book.DEFAULT),
     )
 
 
 #: Other spellings accepted by `setoption` (lower case): the UCI names, for the UCI form of the command.
-OPTION_ALIASES = {"use nnue": "usennue"}
+OPTION_ALIASES = {"use nnue": "usennue", "ownbook": "usebook", "bookfile": "bookfiles"}
 
 
 def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
@@ -173,6 +175,13 @@ class UcciSession(Session):
         elif name == "usennue":
             self.engine.configure(use_nnue=bool(value))
             self.say(f"info string {self.engine.evaluation_summary()}")
+        elif name == "usebook":
+            self.engine.configure(own_book=bool(value))
+            self.say(f"info string {self.engine.book_summary()}")
+        elif name == "bookfiles":
+            # ElephantEye's name; one file (a list separated by ';' is read as its first file).
+            self.engine.configure(book_file=str(value).split(";")[0].strip())
+            self.say(f"info string {self.engine.book_summary()}")
 
     def cmd_probe(self, args: list[str]) -> None:
         """`probe {fen F | startpos} [moves ...]`: the position is checked; the table is not exposed by

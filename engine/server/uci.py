@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from .. import __version__, nets
+from .. import __version__, book, nets
 from ..position import Color
 from ..score import Score
 from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
@@ -41,6 +41,8 @@ def uci_options() -> tuple[Option, ...]:
         Option("UCI_Variant", "combo", "xiangqi", choices=("xiangqi",)),
         Option("EvalFile", "string", nets.DEFAULT),
         Option("Use NNUE", "check", True),
+        Option("OwnBook", "check", True),
+        Option("BookFile", "string", book.DEFAULT),
     )
 
 
@@ -69,7 +71,8 @@ def format_bestmove(result: SearchResult) -> list[str]:
 
 def apply_option(engine: Engine, option: Option, value: OptionValue, tell: Callable[[str], None]) -> None:
     """Set a parsed UCI option (also CECP's, which are the same) on the engine; `tell` gets what the
-    user should know (which evaluation is in use after EvalFile or Use NNUE)."""
+    user should know (which evaluation is in use after EvalFile or Use NNUE, which book after OwnBook or
+    BookFile)."""
     key = option.name.lower()
     if key == "clear hash":
         engine.clear_hash()
@@ -89,6 +92,12 @@ def apply_option(engine: Engine, option: Option, value: OptionValue, tell: Calla
     elif key == "use nnue":
         engine.configure(use_nnue=value)
         tell(engine.evaluation_summary())
+    elif key == "ownbook":
+        engine.configure(own_book=value)
+        tell(engine.book_summary())
+    elif key == "bookfile":
+        engine.configure(book_file=value)
+        tell(engine.book_summary())
     # UCI_Variant: xiangqi is the only value, already checked by parse.
 
 
