@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import nnue_data  # noqa: E402
 import nnue_net  # noqa: E402
 
+from conftest import engine_env  # noqa: E402
 from engine import Position  # noqa: E402
 
 
@@ -254,13 +255,17 @@ def test_selfplay_generator(selfplay_file, tmp_path):
     assert open(again, "rb").read() == open(selfplay_file, "rb").read()      # deterministic for a seed
 
 
-def test_selfplay_generator_with_a_teacher_engine(tmp_path):
+def test_selfplay_generator_with_a_teacher_engine(tmp_path, monkeypatch):
     # The teacher is any UCI engine; here this engine itself as a subprocess, to a fixed depth.
     import gen_nnue_data
 
     path = str(tmp_path / "teacher.bin")
     openings = tmp_path / "openings.txt"
     openings.write_text("h2e2 h9g7\nb2e2 b9c7\n")
+    # The teacher runs outside the checkout with engine_env(), like every engine subprocess of the tests.
+    monkeypatch.chdir(tmp_path)
+    for name, value in engine_env().items():
+        monkeypatch.setenv(name, value)
     assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "2", "--depth", "3", "--seed", "4",
                                "--teacher", f"{sys.executable} -m engine", "--openings", str(openings),
                                "--max-plies", "40"]) == 0

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine import Position
+from engine import Position, _core
 from engine_driver import MATE_IN_ONE_FEN, EngineDriver, mates_in_one
 
 THINKING = re.compile(r"^(\d+) (-?\d+) (\d+) (\d+) (\d+) (\d+) 0\t((?:[a-i]\d[a-i]\d ?)+)$")
@@ -324,8 +324,10 @@ def test_sd_limits_the_depth_and_new_removes_it(xb):
 def test_moves_per_session_control_is_played_through_a_session_change(xb):
     # `level 4 0:02 0`: 4 moves in 2 s, then 2 s more. Each move gets a share of what is left, the last
     # of a session most of it; the clock is simulated here from the time each answer takes.
+    # The opponent's replies come from a shallow search of our own, so that the game lasts.
     xb.send("level 4 0:02 0", "force")
     position = Position()
+    opponent = _core.Searcher(1, 1)
     clock = 2000.0
     reply = None
     for number in range(1, 7):
@@ -337,7 +339,7 @@ def test_moves_per_session_control_is_played_through_a_session_change(xb):
         if number % 4 == 0:
             clock += 2000
         position.push(move)
-        reply = position.legal_moves()[0]
+        reply = opponent.search(position.kernel_board, depth=3).bestmove
         position.push(reply)
 
 
