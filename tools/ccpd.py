@@ -6,28 +6,17 @@ it, decode the files as cp950 (Microsoft's Big5) and hand the text over, which s
 """
 from __future__ import annotations
 
-import tarfile
 from pathlib import Path
 from typing import Iterator, Tuple
+
+from engine.book import sources as book_sources
 
 CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng (CC BY 4.0)"
 
 
 def pgn_files(source: Path) -> Iterator[Tuple[str, bytes]]:
     """(name, bytes) of each .pgn file of a tar archive or a folder (sorted), or of the file itself."""
-    source = Path(source)
-    if source.is_dir():
-        for path in sorted(source.rglob("*.pgn")):
-            yield str(path), path.read_bytes()
-    elif tarfile.is_tarfile(source):
-        with tarfile.open(source) as archive:
-            for member in archive:
-                if member.isfile() and member.name.lower().endswith(".pgn"):
-                    handle = archive.extractfile(member)
-                    if handle is not None:
-                        yield member.name, handle.read()
-    else:
-        yield str(source), source.read_bytes()
+    return book_sources.pgn_files([str(source)])
 
 
 def decode(data: bytes) -> str:
