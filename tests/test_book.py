@@ -18,7 +18,7 @@ from engine.book.choose import choose, playable
 from engine.book.format import Record, write_book
 from engine.book import eleeye, obk
 from engine.book.keys import canonical_key, decode_move, encode_move, mirror_key, mirror_move
-from engine.book.sources import decode
+from engine.pgn import likeliest_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ELEEYE_ARCHIVE = ROOT.parent / "shared" / "anchors" / "eleeye-a9d3914.tar.gz"
@@ -128,10 +128,10 @@ def test_build_limits_depth_and_games(tmp_path):
 
 def test_big5_and_gbk_files_are_told_apart():
     text = '[Game "Chinese Chess"]\n\n1. 炮二平五 馬８進７ 1-0\n'
-    assert decode(text.encode("cp950")) == text
+    assert likeliest_text(text.encode("cp950")) == text
     simplified = '[Game "Chinese Chess"]\n\n1. 炮二平五 马8进7 1-0\n'
-    assert decode(simplified.encode("gbk")) == simplified
-    assert decode(simplified.encode("utf-8")) == simplified
+    assert likeliest_text(simplified.encode("gbk")) == simplified
+    assert likeliest_text(simplified.encode("utf-8")) == simplified
 
 
 # -- choosing -------------------------------------------------------------------------------------------

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..errors import IllegalMoveError, InvalidFenError
-from ..pgn import PgnError, read_games
+from ..pgn import PgnError, likeliest_text, read_games
 from ..position import Position
 from .format import Record, write_book
 from .keys import canonical_key, encode_move, mirror_move
 from .names import Namer, family_of_path
-from .sources import decode, pgn_files
+from .sources import pgn_files
 
 RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 DEFAULT_MIN_GAMES = 8
@@ -125,8 +125,8 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
             progress(f"{report.files} files read, {len(games)} distinct games")
         family = family_of_path(name)
         try:
-            text = decode(data)
-        except UnicodeDecodeError:
+            text = likeliest_text(data, name)
+        except PgnError:
             report.skipped["files not UTF-8, GBK or Big5"] += 1
             continue
         whole = None

@@ -55,7 +55,7 @@ FEN letters, ``{+0.12/9 4}`` comments).
 
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, player_name
 from .reader import iter_games, read_games
-from .source import PgnSource
+from .source import PgnSource, likeliest_text
 from .writer import NOTATIONS, write_game, write_games
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "NOTATIONS",
     "read_games",
     "iter_games",
+    "likeliest_text",
     "write_game",
     "write_games",
 ]

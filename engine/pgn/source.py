@@ -120,6 +120,14 @@ def decodings(data: bytes, encoding: Optional[str], label: Optional[str]) -> Tup
     return found, failed
 
 
+def likeliest_text(data: bytes, label: Optional[str] = None) -> str:
+    """The text of PGN bytes in their likeliest encoding (see :func:`decodings`), without reading the
+    moves to confirm it: for callers that cut or sift the text before reading it. PgnError when the
+    bytes are in none of the encodings tried."""
+    readings, _ = decodings(data, None, label)
+    return readings[0].text
+
+
 def _looks_like_file_name(text: str) -> bool:
     """A one-line string naming a .pgn file (used to report a missing file)."""
     return ("\n" not in text and "[" not in text and "{" not in text
