@@ -1,0 +1,160 @@
+"""Strength levels: `Skill Level` 0..20 and `UCI_Elo`, as a weaker search and a chosen sub-optimal move.
+
+A level below full strength (20) changes three things, and nothing else (the rules, the repetition
+rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
+
+1. The search is capped at the level's depth and node count, on top of whatever the `go` and the time
+   manager allow: a level only ever searches less, so it never answers later than full strength would.
+2. It searches a few root candidates (MultiPV lines) instead of one.
+3. It plays the candidate whose score plus a random push, uniform in [0, noise) centipawns, is the
+   highest. The noise grows as the level falls, so weak levels often prefer a move that is worse by up
+   to a few pawns; a candidate that loses by force (a mate or a repetition ruling against it) is never
+   preferred to one that does not.
+
+    limits = level_limits(level_of(skill_level=5, limit_strength=False, elo=1500))
+    limits.depth, limits.nodes     # (3, 8000)
+    pick(candidates, limits, random.Random())
+
+`UCI_Elo` maps to a fractional level through the measured table `MEASURED_ELO` (README, "Strength
+levels"; tools/calibrate_levels.py plays the games and prints it); a fractional level interpolates the
+caps of the two levels around it.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from ..score import MATE_BOUND
+
+#: Full strength: no cap, no candidates, no noise.
+FULL_STRENGTH = 20
+
+
+@dataclass(frozen=True)
+class LevelLimits:
+    """How one level below full strength searches and chooses."""
+
+    depth: int        # iterations at most
+    nodes: int        # nodes at most (all lines together)
+    candidates: int   # root lines searched (MultiPV)
+    noise_cp: int     # the random push on each candidate's score is uniform in [0, noise_cp)
+
+    def describe(self) -> str:
+        return (f"depth at most {self.depth}, at most {self.nodes} nodes, {self.candidates} candidate "
+                f"moves, noise {self.noise_cp} cp")
+
+
+#: Levels 0..19. Depth binds at the low levels (depth 1 is a one-ply look with the captures after it:
+#: a beginner who sees what hangs now but no threat): up to level 11 the node cap is about twice what
+#: the level's depth costs with its candidates in a typical middlegame (measured over master-game
+#: openings), so it binds only in unusually wide positions; from level 12 on the node cap binds first.
+#: Level 19 searches at most 120,000 nodes, about 0.2 s on this machine. Six candidates at the bottom
+#: let the noise reach clearly bad moves; three at the top let it choose only between near-equal ones.
+LEVELS: tuple[LevelLimits, ...] = (
+    LevelLimits(depth=1, nodes=2_000, candidates=6, noise_cp=600),      # 0
+    LevelLimits(depth=1, nodes=2_000, candidates=6, noise_cp=500),      # 1
+    LevelLimits(depth=2, nodes=4_000, candidates=6, noise_cp=420),      # 2
+    LevelLimits(depth=2, nodes=4_000, candidates=5, noise_cp=360),      # 3
+    LevelLimits(depth=3, nodes=8_000, candidates=5, noise_cp=310),      # 4
+    LevelLimits(depth=3, nodes=8_000, candidates=5, noise_cp=270),      # 5
+    LevelLimits(depth=4, nodes=12_000, candidates=5, noise_cp=235),     # 6
+    LevelLimits(depth=4, nodes=12_000, candidates=4, noise_cp=205),     # 7
+    LevelLimits(depth=5, nodes=16_000, candidates=4, noise_cp=180),     # 8
+    LevelLimits(depth=5, nodes=16_000, candidates=4, noise_cp=155),     # 9
+    LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=135),     # 10
+    LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=115),     # 11
+    LevelLimits(depth=7, nodes=32_000, candidates=4, noise_cp=100),     # 12
+    LevelLimits(depth=7, nodes=36_000, candidates=3, noise_cp=85),      # 13
+    LevelLimits(depth=8, nodes=45_000, candidates=3, noise_cp=70),      # 14
+    LevelLimits(depth=8, nodes=55_000, candidates=3, noise_cp=55),      # 15
+    LevelLimits(depth=9, nodes=70_000, candidates=3, noise_cp=42),      # 16
+    LevelLimits(depth=10, nodes=85_000, candidates=3, noise_cp=30),     # 17
+    LevelLimits(depth=11, nodes=100_000, candidates=3, noise_cp=20),    # 18
+    LevelLimits(depth=12, nodes=120_000, candidates=3, noise_cp=10),    # 19
+)
+assert len(LEVELS) == FULL_STRENGTH
+
+#: Elo of the measured levels (README, "Strength levels"; printed by tools/calibrate_levels.py). Level
+#: 20 is full strength at the calibration's time control. The odd levels were not played: UCI_Elo
+#: interpolates between the measured ones.
+MEASURED_ELO: dict[int, float] = {
+    0: 0.0, 2: 100.0, 4: 200.0, 6: 300.0, 8: 400.0, 10: 500.0, 12: 600.0, 14: 700.0, 16: 800.0,
+    18: 900.0, 20: 1000.0,
+}
+
+#: The range of UCI_Elo: the measured table's ends.
+ELO_MIN = int(math.ceil(min(MEASURED_ELO.values())))
+ELO_MAX = int(math.floor(max(MEASURED_ELO.values())))
+
+
+def level_of(skill_level: int, limit_strength: bool, elo: int) -> float:
+    """The level to play at: UCI_Elo's when UCI_LimitStrength is set (it wins over Skill Level, as in
+    Stockfish), else Skill Level. A fractional level lies between two levels of the table."""
+    if limit_strength:
+        return elo_to_level(elo)
+    return float(min(max(skill_level, 0), FULL_STRENGTH))
+
+
+def elo_to_level(elo: float, table: Optional[dict[int, float]] = None) -> float:
+    """The fractional level whose interpolated Elo is `elo`, by the measured table (piecewise linear
+    between measured levels; clamped to the table's ends). The table must rise with the level."""
+    table = MEASURED_ELO if table is None else table
+    levels = sorted(table)
+    elos = [table[level] for level in levels]
+    if any(b <= a for a, b in zip(elos, elos[1:])):
+        raise ValueError(f"the Elo table must rise with the level: {table}")
+    if elo <= elos[0]:
+        return float(levels[0])
+    if elo >= elos[-1]:
+        return float(levels[-1])
+    i = bisect.bisect_right(elos, elo)       # elos[i - 1] <= elo < elos[i]
+    t = (elo - elos[i - 1]) / (elos[i] - elos[i - 1])
+    return levels[i - 1] + t * (levels[i] - levels[i - 1])
+
+
+def level_to_elo(level: float, table: Optional[dict[int, float]] = None) -> float:
+    """The Elo of a (fractional) level, interpolated linearly in the measured table."""
+    table = MEASURED_ELO if table is None else table
+    levels = sorted(table)
+    level = min(max(level, levels[0]), levels[-1])
+    i = max(1, bisect.bisect_left(levels, level))
+    lo, hi = levels[i - 1], levels[i]
+    t = (level - lo) / (hi - lo)
+    return table[lo] + t * (table[hi] - table[lo])
+
+
+def level_limits(level: float) -> Optional[LevelLimits]:
+    """The limits of a (fractional) level; None for full strength.
+
+    Between two levels the node cap is interpolated geometrically (the levels' caps grow by a factor)
+    and the depth and noise linearly; the candidates are the lower level's. Above 19 and below 20 the
+    limits are level 19's: only level 20 itself is full strength.
+    """
+    if level >= FULL_STRENGTH:
+        return None
+    level = max(0.0, level)
+    low = int(level)
+    high = min(low + 1, FULL_STRENGTH - 1)
+    t = level - low if high > low else 0.0
+    a, b = LEVELS[low], LEVELS[high]
+    if t == 0.0:
+        return a
+    return LevelLimits(
+        depth=round(a.depth + t * (b.depth - a.depth)),
+        nodes=round(a.nodes * (b.nodes / a.nodes) ** t),
+        candidates=a.candidates,
+        noise_cp=round(a.noise_cp + t * (b.noise_cp - a.noise_cp)),
+    )
+
+
+def pick(scores: Sequence[int], limits: LevelLimits, rng: random.Random) -> int:
+    """The index of the candidate to play, given the candidates' scores (side to move's view, in the
+    kernel's units: mates beyond ±MATE_BOUND). Candidates that lose by force are skipped while any
+    other is left; mates for the side to move keep their huge scores, so no noise passes them over."""
+    if not scores:
+        raise ValueError("no candidate to pick from")
+    allowed = [i for i, score in enumerate(scores) if score >= -MATE_BOUND] or list(range(len(scores)))
+    return max(allowed, key=lambda i: scores[i] + rng.random() * limits.noise_cp)
