@@ -51,7 +51,7 @@ class LevelLimits:
 #: a beginner who sees what hangs now but no threat): up to level 11 the node cap is about twice what
 #: the level's depth costs with its candidates in a typical middlegame (measured over master-game
 #: openings), so it binds only in unusually wide positions; from level 12 on the node cap binds first.
-#: Level 19 searches at most 120,000 nodes, about 0.2 s on this machine. Six candidates at the bottom
+#: Level 19 searches at most 55,000 nodes, about 0.1 s on this machine. Six candidates at the bottom
 #: let the noise reach clearly bad moves; three at the top let it choose only between near-equal ones.
 LEVELS: tuple[LevelLimits, ...] = (
     LevelLimits(depth=1, nodes=2_000, candidates=6, noise_cp=600),      # 0
@@ -66,14 +66,14 @@ LEVELS: tuple[LevelLimits, ...] = (
     LevelLimits(depth=5, nodes=16_000, candidates=4, noise_cp=155),     # 9
     LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=135),     # 10
     LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=115),     # 11
-    LevelLimits(depth=7, nodes=32_000, candidates=4, noise_cp=100),     # 12
-    LevelLimits(depth=7, nodes=36_000, candidates=3, noise_cp=85),      # 13
-    LevelLimits(depth=8, nodes=45_000, candidates=3, noise_cp=70),      # 14
-    LevelLimits(depth=8, nodes=55_000, candidates=3, noise_cp=55),      # 15
-    LevelLimits(depth=9, nodes=70_000, candidates=3, noise_cp=42),      # 16
-    LevelLimits(depth=10, nodes=85_000, candidates=3, noise_cp=30),     # 17
-    LevelLimits(depth=11, nodes=100_000, candidates=3, noise_cp=20),    # 18
-    LevelLimits(depth=12, nodes=120_000, candidates=3, noise_cp=10),    # 19
+    LevelLimits(depth=7, nodes=28_000, candidates=4, noise_cp=100),     # 12
+    LevelLimits(depth=7, nodes=30_000, candidates=3, noise_cp=85),      # 13
+    LevelLimits(depth=8, nodes=34_000, candidates=3, noise_cp=70),      # 14
+    LevelLimits(depth=8, nodes=38_000, candidates=3, noise_cp=55),      # 15
+    LevelLimits(depth=9, nodes=42_000, candidates=3, noise_cp=42),      # 16
+    LevelLimits(depth=10, nodes=46_000, candidates=3, noise_cp=30),     # 17
+    LevelLimits(depth=11, nodes=50_000, candidates=3, noise_cp=20),     # 18
+    LevelLimits(depth=12, nodes=55_000, candidates=3, noise_cp=10),     # 19
 )
 assert len(LEVELS) == FULL_STRENGTH
 
