@@ -515,7 +515,8 @@ class Engine:
         level = strength.level_limits(options.level)
         depth, nodes, multipv = limits.depth or 0, limits.nodes or 0, options.multipv
         if level is not None:
-            depth = min(depth or level.depth, level.depth)
+            level_depth = level.search_depth(self._level_random)
+            depth = min(depth or level_depth, level_depth)
             nodes = min(nodes or level.nodes, level.nodes)
             multipv = max(multipv, level.candidates)
         iteration: list[SearchReport] = []   # the lines of the last iteration reported

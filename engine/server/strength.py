@@ -3,7 +3,7 @@
 A level below full strength (20) changes three things, and nothing else (the rules, the repetition
 rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
 
-1. The search is capped at the level's depth and node count, on top of whatever the `go` and the time
+1. The search is capped at the level's depth (fractional: see LEVELS) and node count, on top of whatever the `go` and the time
    manager allow: a level only ever searches less, so it never answers later than full strength would.
 2. It searches a few root candidates (MultiPV lines) instead of one.
 3. It plays the candidate whose score plus a random push, uniform in [0, noise) centipawns, is the
@@ -12,7 +12,7 @@ rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
    preferred to one that does not.
 
     limits = level_limits(level_of(skill_level=5, limit_strength=False, elo=1500))
-    limits.depth, limits.nodes     # (3, 8000)
+    limits.depth, limits.nodes     # (2.0, 4000)
     pick(candidates, limits, random.Random())
 
 `UCI_Elo` maps to a fractional level through the measured table `MEASURED_ELO` (README, "Strength
@@ -37,43 +37,52 @@ FULL_STRENGTH = 20
 class LevelLimits:
     """How one level below full strength searches and chooses."""
 
-    depth: int        # iterations at most
+    depth: float      # iterations at most; a fraction is the chance of one more (see search_depth)
     nodes: int        # nodes at most (all lines together)
     candidates: int   # root lines searched (MultiPV)
     noise_cp: int     # the random push on each candidate's score is uniform in [0, noise_cp)
 
+    def search_depth(self, rng: random.Random) -> int:
+        """The depth of one search: the whole part of `depth`, plus one with the fraction's probability."""
+        whole = int(self.depth)
+        return whole + (1 if rng.random() < self.depth - whole else 0)
+
     def describe(self) -> str:
-        return (f"depth at most {self.depth}, at most {self.nodes} nodes, {self.candidates} candidate "
-                f"moves, noise {self.noise_cp} cp")
+        return (f"depth {self.depth:g}, at most {self.nodes} nodes, {self.candidates} candidate moves, "
+                f"noise {self.noise_cp} cp")
 
 
-#: Levels 0..19. Depth binds at the low levels (depth 1 is a one-ply look with the captures after it:
-#: a beginner who sees what hangs now but no threat): up to level 11 the node cap is about twice what
-#: the level's depth costs with its candidates in a typical middlegame (measured over master-game
-#: openings), so it binds only in unusually wide positions; from level 12 on the node cap binds first.
-#: Level 19 searches at most 55,000 nodes, about 0.1 s on this machine. Six candidates at the bottom
-#: let the noise reach clearly bad moves; three at the top let it choose only between near-equal ones.
+#: Levels 0..19. Measured here (10-game samples): at these depths one more ply is worth 200 to 400
+#: Elo (depth 2 against 3: 10-0), far more than a step between two levels should be, so the depth is
+#: fractional: 2.5 searches to depth 2 or 3, each with probability 1/2, drawn afresh for each move. A
+#: noise of 300 cp costs about 150 Elo at depth 1: the bottom levels are depth 1 with less and less
+#: noise (depth 1 is a one-ply look with the captures after it: a beginner who sees what hangs now but
+#: no threat). The node caps are about twice what the deeper depth costs with the level's candidates in
+#: a typical middlegame (measured over master-game openings), so they bind only in unusually wide
+#: positions, until level 17: from there the node cap binds first. Level 19 searches at most 64,000
+#: nodes, about 0.1 s on this machine. More candidates at the bottom let the noise reach clearly bad
+#: moves; three at the top let it choose only between near-equal ones.
 LEVELS: tuple[LevelLimits, ...] = (
-    LevelLimits(depth=1, nodes=2_000, candidates=6, noise_cp=600),      # 0
-    LevelLimits(depth=1, nodes=2_000, candidates=6, noise_cp=500),      # 1
-    LevelLimits(depth=2, nodes=4_000, candidates=6, noise_cp=420),      # 2
-    LevelLimits(depth=2, nodes=4_000, candidates=5, noise_cp=360),      # 3
-    LevelLimits(depth=3, nodes=8_000, candidates=5, noise_cp=310),      # 4
-    LevelLimits(depth=3, nodes=8_000, candidates=5, noise_cp=270),      # 5
-    LevelLimits(depth=4, nodes=12_000, candidates=5, noise_cp=235),     # 6
-    LevelLimits(depth=4, nodes=12_000, candidates=4, noise_cp=205),     # 7
-    LevelLimits(depth=5, nodes=16_000, candidates=4, noise_cp=180),     # 8
-    LevelLimits(depth=5, nodes=16_000, candidates=4, noise_cp=155),     # 9
-    LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=135),     # 10
-    LevelLimits(depth=6, nodes=24_000, candidates=4, noise_cp=115),     # 11
-    LevelLimits(depth=7, nodes=28_000, candidates=4, noise_cp=100),     # 12
-    LevelLimits(depth=7, nodes=30_000, candidates=3, noise_cp=85),      # 13
-    LevelLimits(depth=8, nodes=34_000, candidates=3, noise_cp=70),      # 14
-    LevelLimits(depth=8, nodes=38_000, candidates=3, noise_cp=55),      # 15
-    LevelLimits(depth=9, nodes=42_000, candidates=3, noise_cp=42),      # 16
-    LevelLimits(depth=10, nodes=46_000, candidates=3, noise_cp=30),     # 17
-    LevelLimits(depth=11, nodes=50_000, candidates=3, noise_cp=20),     # 18
-    LevelLimits(depth=12, nodes=55_000, candidates=3, noise_cp=10),     # 19
+    LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=600),      # 0
+    LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=400),      # 1
+    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=250),      # 2
+    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=150),      # 3
+    LevelLimits(depth=1.5, nodes=4_000, candidates=5, noise_cp=120),      # 4
+    LevelLimits(depth=2.0, nodes=4_000, candidates=5, noise_cp=100),      # 5
+    LevelLimits(depth=2.5, nodes=8_000, candidates=4, noise_cp=90),       # 6
+    LevelLimits(depth=3.0, nodes=8_000, candidates=4, noise_cp=80),       # 7
+    LevelLimits(depth=3.5, nodes=12_000, candidates=4, noise_cp=70),      # 8
+    LevelLimits(depth=4.0, nodes=12_000, candidates=4, noise_cp=60),      # 9
+    LevelLimits(depth=4.5, nodes=20_000, candidates=4, noise_cp=50),      # 10
+    LevelLimits(depth=5.0, nodes=20_000, candidates=4, noise_cp=45),      # 11
+    LevelLimits(depth=5.5, nodes=30_000, candidates=3, noise_cp=40),      # 12
+    LevelLimits(depth=6.0, nodes=30_000, candidates=3, noise_cp=35),      # 13
+    LevelLimits(depth=6.5, nodes=34_000, candidates=3, noise_cp=30),      # 14
+    LevelLimits(depth=7.0, nodes=38_000, candidates=3, noise_cp=25),      # 15
+    LevelLimits(depth=7.5, nodes=42_000, candidates=3, noise_cp=20),      # 16
+    LevelLimits(depth=8.0, nodes=48_000, candidates=3, noise_cp=15),      # 17
+    LevelLimits(depth=9.0, nodes=56_000, candidates=3, noise_cp=10),      # 18
+    LevelLimits(depth=10.0, nodes=64_000, candidates=3, noise_cp=5),      # 19
 )
 assert len(LEVELS) == FULL_STRENGTH
 
@@ -143,7 +152,7 @@ def level_limits(level: float) -> Optional[LevelLimits]:
     if t == 0.0:
         return a
     return LevelLimits(
-        depth=round(a.depth + t * (b.depth - a.depth)),
+        depth=round(a.depth + t * (b.depth - a.depth), 2),
         nodes=round(a.nodes * (b.nodes / a.nodes) ** t),
         candidates=a.candidates,
         noise_cp=round(a.noise_cp + t * (b.noise_cp - a.noise_cp)),

@@ -1,0 +1,204 @@
+"""Measure the strength levels: play them against each other and against fixed anchors, fit one Elo per
+player by maximum likelihood, and print the README's table and strength.MEASURED_ELO.
+
+    python tools/calibrate_levels.py play --out calib/ --games 24      # every pair of SCHEDULE
+    python tools/calibrate_levels.py play --out calib/ --games 8 --pairs L00-fsf-s0 L19-eleeye-d5
+    python tools/calibrate_levels.py fit calib/*.pgn                    # the table, from the PGN files
+
+Players: `Lnn` is jiangjun at Skill Level nn (with a clock of 60 s + 1 s, which no level comes near
+using: every level is bound by its own depth and node caps, so the games do not depend on the machine's
+load); `fsf-sK` is Fairy-Stockfish 11.1 at Skill Level K searching to depth K + 1 (the depth at which its
+skill picks its move, so deeper would change nothing); `eleeye-dD` is ElephantEye at depth D. Each pair
+plays `--games` games from random master-game openings (benchmarks/openings-ccpd.txt), each opening
+twice with the colours swapped.
+
+The fit: each player i has a rating r_i; a game between i and j is scored s (1, 1/2, 0 for i) with
+the logistic expectation E = 1 / (1 + 10^((r_j - r_i) / 400)); the ratings maximise
+sum s log E + (1 - s) log (1 - E) (a draw counts as half a win and half a loss). One player, the anchor,
+is fixed; the error bars are 1.96 standard errors from the inverse of the observed information matrix
+(relative to the anchor).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from engine.pgn import read_games  # noqa: E402
+from engine.pgn.game import player_name  # noqa: E402
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+ELEPHANTEYE = "/root/.cache/xq-anchors/eleeye/eleeye/ELEEYE.EXE"
+OPENINGS = ROOT / "benchmarks" / "openings-ccpd.txt"
+
+#: The levels played; the odd ones below 19 are interpolated.
+LEVELS = (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 19)
+#: The anchor whose rating is fixed, and its rating: the zero point of the scale is a convention.
+ANCHOR, ANCHOR_ELO = "fsf-s0", 1000.0
+
+#: The pairs played: each level against the next, and each anchor against the levels near it.
+SCHEDULE: tuple[tuple[str, str], ...] = (
+    *((f"L{a:02d}", f"L{b:02d}") for a, b in zip(LEVELS, LEVELS[1:])),
+    ("L00", "fsf-s0"), ("L02", "fsf-s0"),
+    ("L02", "fsf-s2"), ("L04", "fsf-s2"), ("L06", "fsf-s2"),
+    ("L04", "eleeye-d1"), ("L06", "eleeye-d1"), ("L08", "eleeye-d1"),
+    ("L08", "fsf-s4"), ("L10", "fsf-s4"), ("L12", "fsf-s4"),
+    ("L12", "eleeye-d3"), ("L14", "eleeye-d3"), ("L16", "eleeye-d3"),
+    ("L12", "fsf-s7"), ("L14", "fsf-s7"),
+    ("L16", "eleeye-d5"), ("L18", "eleeye-d5"), ("L19", "eleeye-d5"),
+    ("L18", "fsf-s10"), ("L19", "fsf-s10"),
+)
+
+
+def engine_args(player: str) -> list[str]:
+    """The `-engine` settings of a player of the schedule."""
+    if player.startswith("L"):
+        level = int(player[1:])
+        return ["cmd=python -m engine", f"dir={ROOT}", f"name={player}", f"option.Skill Level={level}",
+                "tc=60+1"]
+    if player.startswith("fsf-s"):
+        skill = int(player[5:])
+        return [f"cmd={FAIRY_STOCKFISH}", f"name={player}", "proto=uci", f"option.Skill Level={skill}",
+                f"tc=depth={skill + 1}"]
+    if player.startswith("eleeye-d"):
+        return [f"cmd={ELEPHANTEYE}", f"name={player}", "proto=ucci", f"tc=depth={int(player[8:])}"]
+    raise ValueError(f"unknown player {player!r}")
+
+
+def play(out: Path, games: int, anchor_games: int, pairs: Sequence[tuple[str, str]], seed: int) -> None:
+    """Play each pair's games with `jiangjun match`, one game at a time, into out/A_vs_B.pgn: `games`
+    for two levels, `anchor_games` for a level and an anchor."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for number, (a, b) in enumerate(pairs):
+        pgn = out / f"{a}_vs_{b}.pgn"
+        n = games if a.startswith("L") and b.startswith("L") else anchor_games
+        command = [sys.executable, "-m", "engine", "match", "-engine", *engine_args(a), "-engine",
+                   *engine_args(b), "-games", "2", "-rounds", str(max(1, n // 2)), "-repeat",
+                   "-concurrency", "1", "-openings", f"file={OPENINGS}", "format=book", "order=random",
+                   "-seed", str(seed + number), "-pgnout", str(pgn)]
+        print("$", " ".join(_quoted(command)), flush=True)
+        finished = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
+        summary = [line for line in finished.stdout.splitlines() if line.startswith("  ")]
+        print("\n".join(summary[:2]) or finished.stdout[-500:] + finished.stderr[-500:], flush=True)
+
+
+def _quoted(words: Iterable[str]) -> list[str]:
+    return [f'"{word}"' if " " in word else word for word in words]
+
+
+def results(paths: Iterable[Path]) -> list[tuple[str, str, float]]:
+    """(red, black, Red's score) of every finished game in the PGN files."""
+    scores = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+    games = []
+    for path in paths:
+        for game in read_games(str(path)):
+            if game.result in scores:
+                games.append((player_name(game.headers, "red"), player_name(game.headers, "black"),
+                              scores[game.result]))
+    return games
+
+
+def fit(games: Sequence[tuple[str, str, float]], anchor: str = ANCHOR, anchor_elo: float = ANCHOR_ELO,
+        iterations: int = 100) -> dict[str, tuple[float, float]]:
+    """{player: (Elo, 95% error)} by maximum likelihood (Newton's method on the log-likelihood), the
+    anchor fixed. A player who won or lost every game has no finite maximum: the fit is regularised by
+    a weak prior (one virtual draw against the anchor-free mean), which moves the others very little."""
+    players = sorted({p for red, black, _ in games for p in (red, black)})
+    if anchor not in players:
+        raise ValueError(f"the anchor {anchor} played no game")
+    index = {p: i for i, p in enumerate(players)}
+    free = [p for p in players if p != anchor]
+    k = math.log(10) / 400
+    r = np.zeros(len(players))
+    pairs = np.array([(index[a], index[b]) for a, b, _ in games])
+    s = np.array([score for _, _, score in games])
+    prior = 1e-3     # curvature of the virtual draw, per player (Elo^-2 units after scaling by k^2)
+    for _ in range(iterations):
+        diff = r[pairs[:, 0]] - r[pairs[:, 1]]
+        e = 1 / (1 + np.exp(-k * diff))
+        grad = np.zeros(len(players))
+        np.add.at(grad, pairs[:, 0], k * (s - e))
+        np.add.at(grad, pairs[:, 1], -k * (s - e))
+        w = k * k * e * (1 - e)
+        hess = np.zeros((len(players), len(players)))
+        np.add.at(hess, (pairs[:, 0], pairs[:, 0]), -w)
+        np.add.at(hess, (pairs[:, 1], pairs[:, 1]), -w)
+        np.add.at(hess, (pairs[:, 0], pairs[:, 1]), w)
+        np.add.at(hess, (pairs[:, 1], pairs[:, 0]), w)
+        grad -= prior * k * k * (r - r[index[anchor]])
+        hess -= prior * k * k * np.eye(len(players))
+        keep = [index[p] for p in free]
+        step = np.linalg.solve(hess[np.ix_(keep, keep)], -grad[keep])
+        r[keep] += step
+        if np.max(np.abs(step)) < 1e-6:
+            break
+    cov = np.linalg.inv(-hess[np.ix_(keep, keep)])
+    errors = dict(zip(free, 1.96 * np.sqrt(np.diag(cov))))
+    return {p: (anchor_elo + r[index[p]] - r[index[anchor]], errors.get(p, 0.0)) for p in players}
+
+
+def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[float, float]]) -> str:
+    """The README's markdown table: each player with its Elo, error, games and score."""
+    count: dict[str, int] = defaultdict(int)
+    points: dict[str, float] = defaultdict(float)
+    for red, black, score in games:
+        count[red] += 1
+        count[black] += 1
+        points[red] += score
+        points[black] += 1 - score
+    rows = ["| player | Elo | games | score |", "|---|---|---|---|"]
+    for player, (elo, error) in sorted(ratings.items(), key=lambda item: item[1][0]):
+        name = f"level {int(player[1:])}" if player.startswith("L") else player
+        shown = f"{elo:.0f}" + (" (anchor)" if error == 0 else f" ± {error:.0f}")
+        rows.append(f"| {name} | {shown} | {count[player]} | {points[player]:g} |")
+    return "\n".join(rows)
+
+
+def measured_elo(ratings: dict[str, tuple[float, float]]) -> str:
+    """strength.MEASURED_ELO as Python source."""
+    levels = sorted((int(p[1:]), elo) for p, (elo, _) in ratings.items() if p.startswith("L"))
+    return "MEASURED_ELO: dict[int, float] = {\n    " + ", ".join(f"{lv}: {elo:.0f}.0" for lv, elo in levels) + ",\n}"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_play = sub.add_parser("play", help="play the schedule's games")
+    p_play.add_argument("--out", type=Path, required=True)
+    p_play.add_argument("--games", type=int, default=20, help="games per pair of levels (even)")
+    p_play.add_argument("--anchor-games", type=int, default=12, help="games per pair with an anchor (even)")
+    p_play.add_argument("--pairs", nargs="*", help="only these pairs, as A-B (e.g. L00-fsf-s0)")
+    p_play.add_argument("--seed", type=int, default=1)
+    p_fit = sub.add_parser("fit", help="fit the Elo table from PGN files")
+    p_fit.add_argument("pgn", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "play":
+        pairs = list(SCHEDULE)
+        if args.pairs:
+            wanted = set(args.pairs)
+            pairs = [(a, b) for a, b in SCHEDULE if f"{a}-{b}" in wanted]
+            pairs += [tuple(w.split("-", 1)) for w in wanted if not any(f"{a}-{b}" == w for a, b in SCHEDULE)]
+        play(args.out, args.games, args.anchor_games, pairs, args.seed)
+        return 0
+    games = results(args.pgn)
+    ratings = fit(games)
+    print(f"{len(games)} games\n")
+    print(table(games, ratings))
+    print()
+    print(measured_elo(ratings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
