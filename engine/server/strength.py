@@ -86,12 +86,14 @@ LEVELS: tuple[LevelLimits, ...] = (
 )
 assert len(LEVELS) == FULL_STRENGTH
 
-#: Elo of the measured levels (README, "Strength levels"; printed by tools/calibrate_levels.py). Level
-#: 20 is full strength at the calibration's time control. The odd levels were not played: UCI_Elo
-#: interpolates between the measured ones.
+#: Elo of the measured levels (README, "Strength levels"; printed by tools/calibrate_levels.py), on a
+#: scale where Fairy-Stockfish 11.1 at Skill Level 0 is 1000. The odd levels below 19 were not played:
+#: UCI_Elo interpolates between the measured ones. Level 20, full strength, is not in the table: its
+#: strength depends on the clock (at any clock that lets it search as much as level 19 does, it is the
+#: stronger), so UCI_Elo always limits the strength.
 MEASURED_ELO: dict[int, float] = {
     0: 0.0, 2: 100.0, 4: 200.0, 6: 300.0, 8: 400.0, 10: 500.0, 12: 600.0, 14: 700.0, 16: 800.0,
-    18: 900.0, 20: 1000.0,
+    18: 900.0, 19: 950.0,
 }
 
 #: The range of UCI_Elo: the measured table's ends.
