@@ -51,12 +51,12 @@ SCHEDULE: tuple[tuple[str, str], ...] = (
     *((f"L{a:02d}", f"L{b:02d}") for a, b in zip(LEVELS, LEVELS[1:])),
     ("L00", "fsf-s0"), ("L02", "fsf-s0"),
     ("L02", "fsf-s2"), ("L04", "fsf-s2"), ("L06", "fsf-s2"),
-    ("L04", "eleeye-d1"), ("L06", "eleeye-d1"), ("L08", "eleeye-d1"),
-    ("L08", "fsf-s4"), ("L10", "fsf-s4"), ("L12", "fsf-s4"),
-    ("L12", "eleeye-d3"), ("L14", "eleeye-d3"), ("L16", "eleeye-d3"),
-    ("L12", "fsf-s7"), ("L14", "fsf-s7"),
-    ("L16", "eleeye-d5"), ("L18", "eleeye-d5"), ("L19", "eleeye-d5"),
-    ("L18", "fsf-s10"), ("L19", "fsf-s10"),
+    ("L02", "eleeye-d1"), ("L04", "eleeye-d1"), ("L06", "eleeye-d1"),
+    ("L06", "fsf-s4"), ("L08", "fsf-s4"), ("L10", "fsf-s4"),
+    ("L10", "eleeye-d3"), ("L12", "eleeye-d3"), ("L14", "eleeye-d3"),
+    ("L10", "fsf-s7"), ("L12", "fsf-s7"), ("L14", "fsf-s7"),
+    ("L14", "eleeye-d5"), ("L18", "eleeye-d5"),
+    ("L16", "fsf-s10"), ("L19", "fsf-s10"),
 )
 
 

@@ -12,7 +12,7 @@ rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
    preferred to one that does not.
 
     limits = level_limits(level_of(skill_level=5, limit_strength=False, elo=1500))
-    limits.depth, limits.nodes     # (2.0, 4000)
+    limits.depth, limits.nodes     # (2.5, 8000)
     pick(candidates, limits, random.Random())
 
 `UCI_Elo` maps to a fractional level through the measured table `MEASURED_ELO` (README, "Strength
@@ -52,37 +52,39 @@ class LevelLimits:
                 f"noise {self.noise_cp} cp")
 
 
-#: Levels 0..19. Measured here (10-game samples): at these depths one more ply is worth 200 to 400
-#: Elo (depth 2 against 3: 10-0), far more than a step between two levels should be, so the depth is
-#: fractional: 2.5 searches to depth 2 or 3, each with probability 1/2, drawn afresh for each move. A
-#: noise of 300 cp costs about 150 Elo at depth 1: the bottom levels are depth 1 with less and less
-#: noise (depth 1 is a one-ply look with the captures after it: a beginner who sees what hangs now but
-#: no threat). The node caps are about twice what the deeper depth costs with the level's candidates in
-#: a typical middlegame (measured over master-game openings), so they bind only in unusually wide
-#: positions, until level 17: from there the node cap binds first. Level 19 searches at most 64,000
-#: nodes, about 0.1 s on this machine. More candidates at the bottom let the noise reach clearly bad
-#: moves; three at the top let it choose only between near-equal ones.
+#: Levels 0..19, laid out after trial games (10 to 12 a pair). At these depths one more ply is worth
+#: 200 to 400 Elo (depth 2 against depth 3 went 10-0), far more than a step between two levels should
+#: be, so the depth is fractional: 2.5 searches to depth 2 or 3, each with probability 1/2, drawn afresh
+#: for each move. The bottom levels are depth 1 (a one-ply look with the captures after it: a beginner
+#: who sees what hangs now but no threat) with less and less noise: 300 cp of noise cost about 150 Elo
+#: there. Up to level 12 the node cap is about twice what the level's deeper depth costs with its
+#: candidates in a typical middlegame (measured over master-game openings), so it binds only in
+#: unusually wide positions; above, the node cap binds first and doubles about every three levels
+#: (with caps of 30,000 to 56,000 nodes, levels 12 to 18 of a first table were within 60 Elo of each
+#: other). Level 19 searches at most 130,000 nodes, about 0.3 s on this machine. More candidates at the
+#: bottom let the noise reach clearly bad moves; three at the top let it choose only between near-equal
+#: ones.
 LEVELS: tuple[LevelLimits, ...] = (
-    LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=600),      # 0
-    LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=400),      # 1
-    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=250),      # 2
-    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=150),      # 3
-    LevelLimits(depth=1.5, nodes=4_000, candidates=5, noise_cp=120),      # 4
-    LevelLimits(depth=2.0, nodes=4_000, candidates=5, noise_cp=100),      # 5
-    LevelLimits(depth=2.5, nodes=8_000, candidates=4, noise_cp=90),       # 6
-    LevelLimits(depth=3.0, nodes=8_000, candidates=4, noise_cp=80),       # 7
-    LevelLimits(depth=3.5, nodes=12_000, candidates=4, noise_cp=70),      # 8
-    LevelLimits(depth=4.0, nodes=12_000, candidates=4, noise_cp=60),      # 9
-    LevelLimits(depth=4.5, nodes=20_000, candidates=4, noise_cp=50),      # 10
-    LevelLimits(depth=5.0, nodes=20_000, candidates=4, noise_cp=45),      # 11
-    LevelLimits(depth=5.5, nodes=30_000, candidates=3, noise_cp=40),      # 12
-    LevelLimits(depth=6.0, nodes=30_000, candidates=3, noise_cp=35),      # 13
-    LevelLimits(depth=6.5, nodes=34_000, candidates=3, noise_cp=30),      # 14
-    LevelLimits(depth=7.0, nodes=38_000, candidates=3, noise_cp=25),      # 15
-    LevelLimits(depth=7.5, nodes=42_000, candidates=3, noise_cp=20),      # 16
-    LevelLimits(depth=8.0, nodes=48_000, candidates=3, noise_cp=15),      # 17
-    LevelLimits(depth=9.0, nodes=56_000, candidates=3, noise_cp=10),      # 18
-    LevelLimits(depth=10.0, nodes=64_000, candidates=3, noise_cp=5),      # 19
+    LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=500),      # 0
+    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=250),      # 1
+    LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=120),      # 2
+    LevelLimits(depth=1.5, nodes=4_000, candidates=5, noise_cp=110),      # 3
+    LevelLimits(depth=2.0, nodes=4_000, candidates=5, noise_cp=100),      # 4
+    LevelLimits(depth=2.5, nodes=8_000, candidates=4, noise_cp=95),       # 5
+    LevelLimits(depth=3.0, nodes=8_000, candidates=4, noise_cp=90),       # 6
+    LevelLimits(depth=3.5, nodes=12_000, candidates=4, noise_cp=85),      # 7
+    LevelLimits(depth=4.0, nodes=12_000, candidates=4, noise_cp=80),      # 8
+    LevelLimits(depth=4.5, nodes=20_000, candidates=4, noise_cp=75),      # 9
+    LevelLimits(depth=5.0, nodes=20_000, candidates=4, noise_cp=70),      # 10
+    LevelLimits(depth=5.5, nodes=30_000, candidates=3, noise_cp=65),      # 11
+    LevelLimits(depth=6.0, nodes=30_000, candidates=3, noise_cp=60),      # 12
+    LevelLimits(depth=6.5, nodes=40_000, candidates=3, noise_cp=50),      # 13
+    LevelLimits(depth=7.0, nodes=50_000, candidates=3, noise_cp=40),      # 14
+    LevelLimits(depth=8.0, nodes=60_000, candidates=3, noise_cp=30),      # 15
+    LevelLimits(depth=9.0, nodes=75_000, candidates=3, noise_cp=20),      # 16
+    LevelLimits(depth=10.0, nodes=90_000, candidates=3, noise_cp=12),     # 17
+    LevelLimits(depth=11.0, nodes=110_000, candidates=3, noise_cp=6),     # 18
+    LevelLimits(depth=12.0, nodes=130_000, candidates=3, noise_cp=3),     # 19
 )
 assert len(LEVELS) == FULL_STRENGTH
 
