@@ -544,8 +544,10 @@ class Engine:
         chosen: SearchReport = found
         if level is not None and iteration and iteration[0].depth == found.depth \
                 and iteration[0].bestmove == found.bestmove:
-            # The candidates are the lines of the last completed iteration, whose best line is `found`.
-            chosen = iteration[strength.pick([line.score for line in iteration], level, self._level_random)]
+            # The candidates are the level's first lines of the last completed iteration (the GUI's
+            # MultiPV may ask for more), whose best line is `found`.
+            candidates = iteration[:level.candidates]
+            chosen = candidates[strength.pick([line.score for line in candidates], level, self._level_random)]
         return SearchResult(
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
             depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=chosen.pv,
