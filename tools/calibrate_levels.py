@@ -168,7 +168,8 @@ def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[floa
 def measured_elo(ratings: dict[str, tuple[float, float]]) -> str:
     """strength.MEASURED_ELO as Python source."""
     levels = sorted((int(p[1:]), elo) for p, (elo, _) in ratings.items() if p.startswith("L"))
-    return "MEASURED_ELO: dict[int, float] = {\n    " + ", ".join(f"{lv}: {elo:.0f}.0" for lv, elo in levels) + ",\n}"
+    entries = ", ".join(f"{level}: {elo:.0f}.0" for level, elo in levels)
+    return "MEASURED_ELO: dict[int, float] = {\n    " + entries + ",\n}"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -185,10 +186,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "play":
         pairs = list(SCHEDULE)
-        if args.pairs:
-            wanted = set(args.pairs)
-            pairs = [(a, b) for a, b in SCHEDULE if f"{a}-{b}" in wanted]
-            pairs += [tuple(w.split("-", 1)) for w in wanted if not any(f"{a}-{b}" == w for a, b in SCHEDULE)]
+        if args.pairs:     # A-B; the first "-" ends A (a level's name has none)
+            pairs = [tuple(pair.split("-", 1)) for pair in args.pairs]
         play(args.out, args.games, args.anchor_games, pairs, args.seed)
         return 0
     games = results(args.pgn)
