@@ -57,3 +57,9 @@ def test_the_table_and_the_source_list_the_levels():
     assert source.startswith("MEASURED_ELO") and "0: " in source and "2: " in source
     assert calibrate_levels.engine_args("L05")[3] == "option.Skill Level=5"
     assert "tc=depth=3" in calibrate_levels.engine_args("fsf-s2")
+
+
+def test_rising_pools_the_levels_that_fall():
+    assert calibrate_levels.rising([(0, 10.0, 1.0), (2, 30.0, 1.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 25.0), (4, 25.0)]
+    assert calibrate_levels.rising([(0, 10.0, 1.0), (2, 40.0, 3.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 35.0), (4, 35.0)]
+    assert calibrate_levels.rising([(0, 1.0, 1.0), (1, 2.0, 1.0)]) == [(0, 1.0), (1, 2.0)]

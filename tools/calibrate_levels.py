@@ -165,10 +165,27 @@ def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[floa
     return "\n".join(rows)
 
 
+def rising(points: Sequence[tuple[int, float, float]]) -> list[tuple[int, float]]:
+    """The closest non-falling sequence to (level, Elo, weight) points, by pooling adjacent violators
+    (weighted least squares under the order: the Elo of a level is at least that of the level below)."""
+    blocks: list[list[float]] = []       # [weighted sum, weight, count]
+    for _, elo, weight in sorted(points):
+        blocks.append([elo * weight, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, weight, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += weight
+            blocks[-1][2] += count
+    values = [block[0] / block[1] for block in blocks for _ in range(int(block[2]))]
+    return [(level, value) for (level, _, _), value in zip(sorted(points), values)]
+
+
 def measured_elo(ratings: dict[str, tuple[float, float]]) -> str:
-    """strength.MEASURED_ELO as Python source."""
-    levels = sorted((int(p[1:]), elo) for p, (elo, _) in ratings.items() if p.startswith("L"))
-    entries = ", ".join(f"{level}: {elo:.0f}.0" for level, elo in levels)
+    """strength.MEASURED_ELO as Python source: the levels' Elo made non-falling (see rising), each
+    weighted by the inverse square of its error."""
+    points = [(int(p[1:]), elo, 1 / max(error, 1.0) ** 2) for p, (elo, error) in ratings.items()
+              if p.startswith("L")]
+    entries = ", ".join(f"{level}: {elo:.0f}.0" for level, elo in rising(points))
     return "MEASURED_ELO: dict[int, float] = {\n    " + entries + ",\n}"
 
 

@@ -114,17 +114,18 @@ def level_of(skill_level: int, limit_strength: bool, elo: int) -> float:
 
 def elo_to_level(elo: float, table: Optional[dict[int, float]] = None) -> float:
     """The fractional level whose interpolated Elo is `elo`, by the measured table (piecewise linear
-    between measured levels; clamped to the table's ends). The table must rise with the level."""
+    between measured levels; clamped to the table's ends). The table must not fall as the level rises;
+    on a flat stretch (levels measured as equal) the Elo maps to the stretch's highest level."""
     table = MEASURED_ELO if table is None else table
     levels = sorted(table)
     elos = [table[level] for level in levels]
-    if any(b <= a for a, b in zip(elos, elos[1:])):
-        raise ValueError(f"the Elo table must rise with the level: {table}")
+    if any(b < a for a, b in zip(elos, elos[1:])):
+        raise ValueError(f"the Elo table must not fall as the level rises: {table}")
     if elo <= elos[0]:
         return float(levels[0])
     if elo >= elos[-1]:
         return float(levels[-1])
-    i = bisect.bisect_right(elos, elo)       # elos[i - 1] <= elo < elos[i]
+    i = bisect.bisect_right(elos, elo)       # elos[i - 1] <= elo < elos[i], so they differ
     t = (elo - elos[i - 1]) / (elos[i] - elos[i - 1])
     return levels[i - 1] + t * (levels[i] - levels[i - 1])
 
