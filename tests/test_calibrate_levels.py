@@ -60,6 +60,7 @@ def test_the_table_and_the_source_list_the_levels():
 
 
 def test_rising_pools_the_levels_that_fall():
-    assert calibrate_levels.rising([(0, 10.0, 1.0), (2, 30.0, 1.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 25.0), (4, 25.0)]
-    assert calibrate_levels.rising([(0, 10.0, 1.0), (2, 40.0, 3.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 35.0), (4, 35.0)]
+    rising = calibrate_levels.rising
+    assert rising([(0, 10.0, 1.0), (2, 30.0, 1.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 25.0), (4, 25.0)]
+    assert rising([(0, 10.0, 1.0), (2, 40.0, 3.0), (4, 20.0, 1.0)]) == [(0, 10.0), (2, 35.0), (4, 35.0)]
     assert calibrate_levels.rising([(0, 1.0, 1.0), (1, 2.0, 1.0)]) == [(0, 1.0), (1, 2.0)]
