@@ -4,6 +4,7 @@ player by maximum likelihood, and print the README's table and strength.MEASURED
     python tools/calibrate_levels.py play --out calib/ --games 24      # every pair of SCHEDULE
     python tools/calibrate_levels.py play --out calib/ --games 8 --pairs L00-fsf-s0 L19-eleeye-d5
     python tools/calibrate_levels.py fit calib/*.pgn                    # the table, from the PGN files
+    python tools/calibrate_levels.py fit benchmarks/levels-calibration.pgn.xz   # the README's games
 
 Players: `Lnn` is jiangjun at Skill Level nn (with a clock of 60 s + 1 s, which no level comes near
 using: every level is bound by its own depth and node caps, so the games do not depend on the machine's
@@ -21,6 +22,7 @@ is fixed; the error bars are 1.96 standard errors from the inverse of the observ
 from __future__ import annotations
 
 import argparse
+import lzma
 import math
 import os
 import subprocess
@@ -98,11 +100,12 @@ def _quoted(words: Iterable[str]) -> list[str]:
 
 
 def results(paths: Iterable[Path]) -> list[tuple[str, str, float]]:
-    """(red, black, Red's score) of every finished game in the PGN files."""
+    """(red, black, Red's score) of every finished game in the PGN files (.pgn, or .pgn.xz)."""
     scores = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
     games = []
     for path in paths:
-        for game in read_games(str(path)):
+        source = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else str(path)
+        for game in read_games(source):
             if game.result in scores:
                 games.append((player_name(game.headers, "red"), player_name(game.headers, "black"),
                               scores[game.result]))
@@ -111,19 +114,30 @@ def results(paths: Iterable[Path]) -> list[tuple[str, str, float]]:
 
 def fit(games: Sequence[tuple[str, str, float]], anchor: str = ANCHOR, anchor_elo: float = ANCHOR_ELO,
         iterations: int = 100) -> dict[str, tuple[float, float]]:
-    """{player: (Elo, 95% error)} by maximum likelihood (Newton's method on the log-likelihood), the
-    anchor fixed. A player who won or lost every game has no finite maximum: the fit is regularised by
-    a weak prior (one virtual draw against the anchor-free mean), which moves the others very little."""
+    """{player: (Elo, 95% error relative to the anchor)}: see fit_with_covariance."""
+    ratings, _ = fit_with_covariance(games, anchor, anchor_elo, iterations)
+    return ratings
+
+
+def fit_with_covariance(games: Sequence[tuple[str, str, float]], anchor: str = ANCHOR,
+                        anchor_elo: float = ANCHOR_ELO, iterations: int = 100
+                        ) -> tuple[dict[str, tuple[float, float]], dict[tuple[str, str], float]]:
+    """The ratings by maximum likelihood (Newton's method on the log-likelihood), the anchor fixed, and
+    the covariance of every two ratings (Elo^2; 0 for the anchor). A player who won or lost every game
+    has no finite maximum: a weak pull towards the anchor's rating (the curvature of 1/250 of a game
+    between equals) keeps it finite and moves the others very little."""
     players = sorted({p for red, black, _ in games for p in (red, black)})
     if anchor not in players:
         raise ValueError(f"the anchor {anchor} played no game")
     index = {p: i for i, p in enumerate(players)}
     free = [p for p in players if p != anchor]
+    keep = [index[p] for p in free]
     k = math.log(10) / 400
     r = np.zeros(len(players))
     pairs = np.array([(index[a], index[b]) for a, b, _ in games])
     s = np.array([score for _, _, score in games])
-    prior = 1e-3     # curvature of the virtual draw, per player (Elo^-2 units after scaling by k^2)
+    prior = 1e-3 * k * k
+    hess = np.zeros((len(players), len(players)))
     for _ in range(iterations):
         diff = r[pairs[:, 0]] - r[pairs[:, 1]]
         e = 1 / (1 + np.exp(-k * diff))
@@ -136,20 +150,32 @@ def fit(games: Sequence[tuple[str, str, float]], anchor: str = ANCHOR, anchor_el
         np.add.at(hess, (pairs[:, 1], pairs[:, 1]), -w)
         np.add.at(hess, (pairs[:, 0], pairs[:, 1]), w)
         np.add.at(hess, (pairs[:, 1], pairs[:, 0]), w)
-        grad -= prior * k * k * (r - r[index[anchor]])
-        hess -= prior * k * k * np.eye(len(players))
-        keep = [index[p] for p in free]
+        grad -= prior * (r - r[index[anchor]])
+        hess -= prior * np.eye(len(players))
         step = np.linalg.solve(hess[np.ix_(keep, keep)], -grad[keep])
         r[keep] += step
         if np.max(np.abs(step)) < 1e-6:
             break
     cov = np.linalg.inv(-hess[np.ix_(keep, keep)])
-    errors = dict(zip(free, 1.96 * np.sqrt(np.diag(cov))))
-    return {p: (anchor_elo + r[index[p]] - r[index[anchor]], errors.get(p, 0.0)) for p in players}
+    covariance = {(a, b): 0.0 for a in players for b in players}
+    for i, a in enumerate(free):
+        for j, b in enumerate(free):
+            covariance[a, b] = float(cov[i, j])
+    ratings = {p: (anchor_elo + r[index[p]] - r[index[anchor]], 1.96 * math.sqrt(covariance[p, p]))
+               for p in players}
+    return ratings, covariance
 
 
-def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[float, float]]) -> str:
-    """The README's markdown table: each player with its Elo, error, games and score."""
+def step_error(covariance: dict[tuple[str, str], float], a: str, b: str) -> float:
+    """The 95% error of the difference of two ratings."""
+    return 1.96 * math.sqrt(max(0.0, covariance[a, a] + covariance[b, b] - 2 * covariance[a, b]))
+
+
+def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[float, float]],
+          covariance: Optional[dict[tuple[str, str], float]] = None) -> str:
+    """The README's markdown table: each player with its Elo and error (relative to the anchor), games
+    and points; for a level, also its step from the level measured below it, with that step's own error
+    (given the covariance)."""
     count: dict[str, int] = defaultdict(int)
     points: dict[str, float] = defaultdict(float)
     for red, black, score in games:
@@ -157,11 +183,18 @@ def table(games: Sequence[tuple[str, str, float]], ratings: dict[str, tuple[floa
         count[black] += 1
         points[red] += score
         points[black] += 1 - score
-    rows = ["| player | Elo | games | score |", "|---|---|---|---|"]
+    rows = ["| player | Elo | step from the level below | games | points |", "|---|---|---|---|---|"]
+    levels = sorted(p for p in ratings if p.startswith("L"))
+    below = dict(zip(levels[1:], levels))
     for player, (elo, error) in sorted(ratings.items(), key=lambda item: item[1][0]):
         name = f"level {int(player[1:])}" if player.startswith("L") else player
         shown = f"{elo:.0f}" + (" (anchor)" if error == 0 else f" ± {error:.0f}")
-        rows.append(f"| {name} | {shown} | {count[player]} | {points[player]:g} |")
+        step = ""
+        if player in below and covariance is not None:
+            lower = below[player]
+            step = (f"{elo - ratings[lower][0]:+.0f} ± {step_error(covariance, player, lower):.0f} "
+                    f"(from {int(lower[1:])})")
+        rows.append(f"| {name} | {shown} | {step} | {count[player]} | {points[player]:g} |")
     return "\n".join(rows)
 
 
@@ -208,9 +241,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         play(args.out, args.games, args.anchor_games, pairs, args.seed)
         return 0
     games = results(args.pgn)
-    ratings = fit(games)
+    ratings, covariance = fit_with_covariance(games)
     print(f"{len(games)} games\n")
-    print(table(games, ratings))
+    print(table(games, ratings, covariance))
     print()
     print(measured_elo(ratings))
     return 0
