@@ -89,14 +89,16 @@ LEVELS: tuple[LevelLimits, ...] = (
 )
 assert len(LEVELS) == FULL_STRENGTH
 
-#: Elo of the measured levels (README, "Strength levels"; printed by tools/calibrate_levels.py), on a
-#: scale where Fairy-Stockfish 11.1 at Skill Level 0 is 1000. The odd levels below 19 were not played:
-#: UCI_Elo interpolates between the measured ones. Level 20, full strength, is not in the table: its
-#: strength depends on the clock (at any clock that lets it search as much as level 19 does, it is the
-#: stronger), so UCI_Elo always limits the strength.
+#: Elo of the measured levels (README, "Strength levels": 287 games, fitted and printed by
+#: tools/calibrate_levels.py), on a scale where Fairy-Stockfish 11.1 at Skill Level 0 (depth 1) is 1000.
+#: Levels 9, 11, 13, 15 and 17 were not played: UCI_Elo interpolates between the measured ones. Two
+#: pairs of levels measured in the wrong order within their error bars (1 and 2, 18 and 19) are pooled
+#: to their weighted mean. Level 20, full strength, is not in the table: its strength depends on the
+#: clock (it is the same search without the caps, the extra candidates and the noise), so UCI_Elo
+#: always limits the strength.
 MEASURED_ELO: dict[int, float] = {
-    0: 0.0, 2: 100.0, 4: 200.0, 6: 300.0, 8: 400.0, 10: 500.0, 12: 600.0, 14: 700.0, 16: 800.0,
-    18: 900.0, 19: 950.0,
+    0: 845.0, 1: 1041.0, 2: 1041.0, 3: 1204.0, 4: 1378.0, 5: 1790.0, 6: 1817.0, 7: 2015.0, 8: 2020.0,
+    10: 2257.0, 12: 2673.0, 14: 2863.0, 16: 3255.0, 18: 3407.0, 19: 3407.0,
 }
 
 #: The range of UCI_Elo: the measured table's ends.
