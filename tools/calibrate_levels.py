@@ -1,7 +1,7 @@
 """Measure the strength levels: play them against each other and against fixed anchors, fit one Elo per
 player by maximum likelihood, and print the README's table and strength.MEASURED_ELO.
 
-    python tools/calibrate_levels.py play --out calib/ --games 24      # every pair of SCHEDULE
+    python tools/calibrate_levels.py play --out calib/ --games 10 --anchor-games 6   # all of SCHEDULE
     python tools/calibrate_levels.py play --out calib/ --games 8 --pairs L00-fsf-s0 L19-eleeye-d5
     python tools/calibrate_levels.py fit calib/*.pgn                    # the table, from the PGN files
     python tools/calibrate_levels.py fit benchmarks/levels-calibration.pgn.xz   # the README's games
@@ -43,22 +43,27 @@ FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 ELEPHANTEYE = "/root/.cache/xq-anchors/eleeye/eleeye/ELEEYE.EXE"
 OPENINGS = ROOT / "benchmarks" / "openings-ccpd.txt"
 
-#: The levels played; the odd ones below 19 are interpolated.
+#: The levels played against their neighbours two apart (and 18 against 19); the odd levels up to 7
+#: are played against their direct neighbours, the others (9 to 17) are interpolated.
 LEVELS = (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 19)
+ODD_LEVELS = (1, 3, 5, 7)
 #: The anchor whose rating is fixed, and its rating: the zero point of the scale is a convention.
 ANCHOR, ANCHOR_ELO = "fsf-s0", 1000.0
 
-#: The pairs played: each level against the next, and each anchor against the levels near it.
+#: The pairs of the README's table: the levels against each other, and each anchor against the levels
+#: near it (placed by trial games).
 SCHEDULE: tuple[tuple[str, str], ...] = (
     *((f"L{a:02d}", f"L{b:02d}") for a, b in zip(LEVELS, LEVELS[1:])),
+    *((f"L{odd - 1:02d}", f"L{odd:02d}") for odd in ODD_LEVELS),
+    *((f"L{odd:02d}", f"L{odd + 1:02d}") for odd in ODD_LEVELS),
     ("L00", "fsf-s0"), ("L02", "fsf-s0"),
     ("L02", "fsf-s2"), ("L04", "fsf-s2"), ("L06", "fsf-s2"),
     ("L02", "eleeye-d1"), ("L04", "eleeye-d1"), ("L06", "eleeye-d1"),
     ("L06", "fsf-s4"), ("L08", "fsf-s4"), ("L10", "fsf-s4"),
     ("L10", "eleeye-d3"), ("L12", "eleeye-d3"), ("L14", "eleeye-d3"),
     ("L10", "fsf-s7"), ("L12", "fsf-s7"), ("L14", "fsf-s7"),
-    ("L14", "eleeye-d5"), ("L18", "eleeye-d5"),
-    ("L16", "fsf-s10"), ("L19", "fsf-s10"),
+    ("L14", "eleeye-d5"), ("L16", "eleeye-d5"),
+    ("L19", "fsf-s10"),
 )
 
 
