@@ -58,11 +58,11 @@ class LevelLimits:
 #: be, so the depth is fractional: 2.5 searches to depth 2 or 3, each with probability 1/2, drawn afresh
 #: for each move. The bottom levels are depth 1 (a one-ply look with the captures after it: a beginner
 #: who sees what hangs now but no threat) with less and less noise: 300 cp of noise cost about 150 Elo
-#: there. Up to level 12 the node cap is about twice what the level's deeper depth costs with its
+#: there. Up to level 14 the node cap is about twice what the level's deeper depth costs with its
 #: candidates in a typical middlegame (measured over master-game openings), so it binds only in
-#: unusually wide positions; above, the node cap binds first and doubles about every three levels
-#: (with caps of 30,000 to 56,000 nodes, levels 12 to 18 of a first table were within 60 Elo of each
-#: other). Level 19 searches at most 130,000 nodes, about 0.3 s on this machine. More candidates at the
+#: unusually wide positions; from level 15 the node cap binds first, and it doubles about every three
+#: levels from 13 on (with caps of 30,000 to 56,000 nodes, levels 12 to 18 of an earlier table were
+#: at most 60 Elo apart a step). Level 19 searches at most 130,000 nodes, about 0.3 s on this machine. More candidates at the
 #: bottom let the noise reach clearly bad moves; three at the top let it choose only between near-equal
 #: ones.
 LEVELS: tuple[LevelLimits, ...] = (
