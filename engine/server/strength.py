@@ -5,7 +5,9 @@ rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
 
 1. The search is capped at the level's depth (fractional: see LEVELS) and node count, on top of
    whatever the `go` and the time manager allow: the time limits are full strength's, and the caps
-   only ever stop the search sooner, so a level never answers later than full strength would.
+   only ever stop the search sooner, so under a clock, `movetime` or `nodes` a level never answers
+   later than full strength would. (Under `go depth D` within the level's own depth, the candidate
+   lines cost a few times one line of that depth.)
 2. It searches a few root candidates (MultiPV lines) instead of one.
 3. It plays the candidate whose score plus a random push, uniform in [0, noise) centipawns, is the
    highest. The noise grows as the level falls, so weak levels often prefer a move that is worse by up
