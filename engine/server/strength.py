@@ -64,9 +64,9 @@ class LevelLimits:
 #: candidates in a typical middlegame (measured over master-game openings), so it binds only in
 #: unusually wide positions; from level 15 the node cap binds first, and it doubles about every three
 #: levels from 13 on (with caps of 30,000 to 56,000 nodes, levels 12 to 18 of an earlier table were
-#: at most 60 Elo apart a step). Level 19 searches at most 130,000 nodes, about 0.3 s on this machine. More candidates at the
-#: bottom let the noise reach clearly bad moves; three at the top let it choose only between near-equal
-#: ones.
+#: at most 60 Elo apart a step). Level 19 searches at most 130,000 nodes: 0.2 to 0.6 s a move on this
+#: machine, as loaded. More candidates at the bottom let the noise reach clearly bad moves; three at
+#: the top let it choose only between near-equal ones.
 LEVELS: tuple[LevelLimits, ...] = (
     LevelLimits(depth=1.0, nodes=2_000, candidates=6, noise_cp=500),      # 0
     LevelLimits(depth=1.0, nodes=2_000, candidates=5, noise_cp=250),      # 1
