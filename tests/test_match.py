@@ -163,6 +163,21 @@ def test_multi_stage_time_control_sends_stage_clocks(tmp_path):
     assert 8000 < wtime[3] <= 9000
 
 
+def test_an_engine_on_a_clock_against_one_at_a_fixed_depth(tmp_path):
+    # Each engine has its own time control; the one at a depth has no clock, and none is sent for it.
+    log = tmp_path / "clocked.log"
+    engines = [fake("random_mover.py", "--log", str(log), name="clocked"), fake("random_mover.py", name="deep")]
+    specs = [EngineSpec(engines[0], TimeControl.parse("10+0.1")),
+             EngineSpec(engines[1], TimeControl.parse("depth=1"))]
+    config = MatchConfig(engines=specs, openings=[Opening("start")], games=2,
+                         adjudication=Adjudication(max_moves=6))
+    match = Match(config, io.StringIO())
+    match.run()
+    assert len(match.records) == 2 and all(r.termination != "crash" for r in match.records)
+    sent = [line.split() for line in log.read_text().splitlines() if line.startswith("go")]
+    assert sent and all(("wtime" in go) != ("btime" in go) for go in sent), sent   # its own clock only
+
+
 def test_scaled_rules_scheme_parses_for_the_match():
     tc = TimeControl.parse("cn-90-40", scale=1 / 60)
     assert tc.stages[0].moves == 40 and abs(tc.stages[0].seconds - 90) < 1e-9

@@ -173,9 +173,13 @@ def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: flo
     if tc.stages:
         own = clocks[side]
         red, black = clocks
+        # An opponent playing at a depth or node count (its own tc) has no clock to send.
+        red_time, black_time = (None if math.isinf(c.remaining) else max(0.0, c.remaining) * 1000
+                                for c in (red, black))
         limits = Limits(
-            red_time=max(0.0, red.remaining) * 1000, black_time=max(0.0, black.remaining) * 1000,
-            red_inc=red.increment() * 1000, black_inc=black.increment() * 1000,
+            red_time=red_time, black_time=black_time,
+            red_inc=red.increment() * 1000 if red_time is not None else None,
+            black_inc=black.increment() * 1000 if black_time is not None else None,
             movestogo=own.moves_to_go(),
         )
         return limits, max(0.0, own.remaining) + margin + 1.0

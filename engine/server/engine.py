@@ -29,6 +29,7 @@ from .. import nets
 from ..netfile import NetFileError, read_net
 from ..position import Color, Position, normalize_move
 from ..score import Score
+from . import strength
 from .limits import SearchLimits
 from .timeman import allocate
 
@@ -62,6 +63,14 @@ class EngineOptions:
     use_nnue: bool = True         # evaluate with the network of eval_file (when one is loaded)
     own_book: bool = True         # answer from the opening book when it has a move (see _book_move)
     book_file: str = books.DEFAULT  # a book file of any format (engine.book.open_book), or "" for none
+    skill_level: int = strength.FULL_STRENGTH   # 0..20 (engine.server.strength); 20 is full strength
+    limit_strength: bool = False  # play at `elo` instead of skill_level
+    elo: int = strength.ELO_MAX   # on the measured scale of strength.MEASURED_ELO
+
+    @property
+    def level(self) -> float:
+        """The (fractional) strength level the options ask for."""
+        return strength.level_of(self.skill_level, self.limit_strength, self.elo)
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,7 @@ class Engine:
         self._book_pending = bool(options.book_file)
         self._book_error: Optional[str] = None
         self._book_random = random.Random()
+        self._level_random = random.Random()   # the noise of the strength levels
         self._position = Position()
         self._banmoves: tuple[str, ...] = ()
         self._job: Optional[_Job] = None
@@ -362,6 +372,15 @@ class Engine:
             return f"book moves from {book.describe()}"
         return "no book file set (BookFile): playing without a book"
 
+    def strength_summary(self) -> str:
+        """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
+        level = self._options.level
+        limits = strength.level_limits(level)
+        if limits is None:
+            return "full strength"
+        how = f"UCI_Elo {self._options.elo}: " if self._options.limit_strength else ""
+        return f"{how}strength level {level:.2f} ({limits.describe()})"
+
     @property
     def book(self) -> Optional["books.Book"]:
         """The book in use (opened now if still pending), or None."""
@@ -491,22 +510,47 @@ class Engine:
             except Exception:  # a failing writer must not abort the search
                 pass
 
+        # A strength level below full only lowers the depth and node limits (the time limits stay the
+        # time manager's) and searches its candidates as extra PV lines, which the GUI is not shown.
+        level = strength.level_limits(options.level)
+        depth, nodes, multipv = limits.depth or 0, limits.nodes or 0, options.multipv
+        if level is not None:
+            level_depth = level.search_depth(self._level_random)
+            depth = min(depth or level_depth, level_depth)
+            nodes = min(nodes or level.nodes, level.nodes)
+            multipv = max(multipv, level.candidates)
+        iteration: list[SearchReport] = []   # the lines of the last iteration reported
+
+        def collect(info: SearchReport) -> None:
+            if info.multipv == 1:
+                iteration.clear()
+            iteration.append(info)
+            if info.multipv <= options.multipv:
+                report(info)
+
         found = self._searcher.search(
             position.kernel_board,
-            depth=min(limits.depth or 0, _MAX_DEPTH),
-            nodes=min(limits.nodes or 0, _MAX_NODES),
+            depth=min(depth, _MAX_DEPTH),
+            nodes=min(nodes, _MAX_NODES),
             mate=min(limits.mate or 0, _MAX_DEPTH),
             soft_ms=soft, hard_ms=hard,
-            multipv=options.multipv,
+            multipv=multipv,
             searchmoves=tuple(limits.searchmoves),
             banmoves=banmoves,
-            on_info=report,
+            on_info=collect,
         )
         if found.bestmove is None:
             return SearchResult(None, score=Score.mated(), note="no legal move that is not banned")
+        chosen: SearchReport = found
+        if level is not None and iteration and iteration[0].depth == found.depth \
+                and iteration[0].bestmove == found.bestmove:
+            # The candidates are the level's first lines of the last completed iteration (the GUI's
+            # MultiPV may ask for more), whose best line is `found`.
+            candidates = iteration[:level.candidates]
+            chosen = candidates[strength.pick([line.score for line in candidates], level, self._level_random)]
         return SearchResult(
-            bestmove=found.bestmove, ponder=found.ponder, score=Score(found.score),
-            depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=found.pv,
+            bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
+            depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=chosen.pv,
         )
 
 

@@ -20,6 +20,7 @@ from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threa
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
+from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
 from .uci import AUTHOR, ENGINE_NAME
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
@@ -47,11 +48,18 @@ def ucci_options() -> tuple[Option, ...]:
         Option("usennue", "check", True),
         Option("usebook", "check", True),
         Option("bookfiles", "string", book.DEFAULT),
+        Option("skilllevel", "spin", FULL_STRENGTH, 0, FULL_STRENGTH),
+        Option("limitstrength", "check", False),
+        Option("elo", "spin", ELO_MAX, ELO_MIN, ELO_MAX),
     )
 
 
 #: Other spellings accepted by `setoption` (lower case): the UCI names, for the UCI form of the command.
-OPTION_ALIASES = {"use nnue": "usennue", "ownbook": "usebook", "bookfile": "bookfiles"}
+OPTION_ALIASES = {"use nnue": "usennue", "ownbook": "usebook", "bookfile": "bookfiles",
+                  "skill level": "skilllevel", "uci_limitstrength": "limitstrength", "uci_elo": "elo"}
+
+#: The strength options and the EngineOptions field each sets.
+STRENGTH_FIELDS = {"skilllevel": "skill_level", "limitstrength": "limit_strength", "elo": "elo"}
 
 
 def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
@@ -182,6 +190,9 @@ class UcciSession(Session):
             # ElephantEye's name; one file (a list separated by ';' is read as its first file).
             self.engine.configure(book_file=str(value).split(";")[0].strip())
             self.say(f"info string {self.engine.book_summary()}")
+        elif name in STRENGTH_FIELDS:
+            self.engine.configure(**{STRENGTH_FIELDS[name]: value})
+            self.say(f"info string {self.engine.strength_summary()}")
 
     def cmd_probe(self, args: list[str]) -> None:
         """`probe {fen F | startpos} [moves ...]`: the position is checked; the table is not exposed by

@@ -19,6 +19,7 @@ from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
+from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
 
 ENGINE_NAME = f"jiangjun {__version__}"
 AUTHOR = "the jiangjun developers"
@@ -43,11 +44,19 @@ def uci_options() -> tuple[Option, ...]:
         Option("Use NNUE", "check", True),
         Option("OwnBook", "check", True),
         Option("BookFile", "string", book.DEFAULT),
+        Option("Skill Level", "spin", FULL_STRENGTH, 0, FULL_STRENGTH),
+        Option("UCI_LimitStrength", "check", False),
+        Option("UCI_Elo", "spin", ELO_MAX, ELO_MIN, ELO_MAX),
     )
 
 
-#: Other spellings accepted by `setoption` (lower case): the brief form of Stockfish's `Use NNUE`.
-OPTION_ALIASES = {"usennue": "use nnue"}
+#: Other spellings accepted by `setoption` (lower case): the brief form of Stockfish's `Use NNUE`, and
+#: the UCCI names of the strength options.
+OPTION_ALIASES = {"usennue": "use nnue", "skilllevel": "skill level", "limitstrength": "uci_limitstrength",
+                  "elo": "uci_elo"}
+
+#: The strength options (lower case) and the EngineOptions field each sets.
+STRENGTH_FIELDS = {"skill level": "skill_level", "uci_limitstrength": "limit_strength", "uci_elo": "elo"}
 
 
 def format_info(info: SearchInfo) -> str:
@@ -72,7 +81,7 @@ def format_bestmove(result: SearchResult) -> list[str]:
 def apply_option(engine: Engine, option: Option, value: OptionValue, tell: Callable[[str], None]) -> None:
     """Set a parsed UCI option (also CECP's, which are the same) on the engine; `tell` gets what the
     user should know (which evaluation is in use after EvalFile or Use NNUE, which book after OwnBook or
-    BookFile)."""
+    BookFile, which strength after Skill Level, UCI_LimitStrength or UCI_Elo)."""
     key = option.name.lower()
     if key == "clear hash":
         engine.clear_hash()
@@ -98,6 +107,9 @@ def apply_option(engine: Engine, option: Option, value: OptionValue, tell: Calla
     elif key == "bookfile":
         engine.configure(book_file=value)
         tell(engine.book_summary())
+    elif key in STRENGTH_FIELDS:
+        engine.configure(**{STRENGTH_FIELDS[key]: value})
+        tell(engine.strength_summary())
     # UCI_Variant: xiangqi is the only value, already checked by parse.
 
 
