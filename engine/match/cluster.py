@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 import uuid
 from typing import Callable, Optional
 
@@ -30,6 +31,7 @@ from .table import GameRules, GameTable, Job
 
 _tables = PerThread()     # on a worker: each thread's GameTable for the match it plays now
 _NEVER = threading.Event()   # a worker's games are not interrupted (see the module docstring)
+POLL_SECONDS = 0.1           # how often the runner looks for finished games
 
 
 def play_on_cluster(address: str, rules: GameRules, jobs: list[Job],
@@ -37,39 +39,61 @@ def play_on_cluster(address: str, rules: GameRules, jobs: list[Job],
                     stop: threading.Event, say: Callable[[str], None]) -> None:
     """Play `jobs` on the cluster at `address`, giving each finished game to `accept` as it comes back, until
     all are played or `stop` is set. name_engine(index, reported name) -> the display name."""
-    from distributed import as_completed
-
     with connect(address) as client:
         say(f"Cluster {address}: {describe(client)}; one game per worker thread")
         reported = _check_engines(client, rules.engines)
         names = tuple(name_engine(index, name) for index, name in enumerate(reported))
         token = uuid.uuid4().hex[:12]
-        futures = {}
+        pending = {}
         for order, job in enumerate(jobs):
             # Schedule order first: a higher priority starts sooner.
             future = client.submit(play_job, job, rules, names, token, key=f"jiangjun-game-{token}-{job.number}",
                                    priority=len(jobs) - order)
-            futures[future] = job
-        failed: list[str] = []
+            pending[future] = job
+        failed = 0
         try:
-            for future, result in as_completed(futures, with_results=True, raise_errors=False):
-                job = futures.pop(future)
-                if future.status == "error":
-                    failed.append(f"game {job.number}: {future.exception()!r}")
-                    say(f"Game {job.number} could not be played on the cluster: {future.exception()!r}")
-                else:
-                    accept(job, result)
-                if stop.is_set():
-                    break
+            while pending and not stop.is_set():
+                for future, job, outcome in _finished(client, pending):
+                    if isinstance(outcome, BaseException):
+                        failed += 1
+                        say(f"Game {job.number} could not be played on the cluster: {outcome!r}")
+                    else:
+                        accept(job, outcome)
+                    if stop.is_set():
+                        break
         finally:
-            if futures:
-                client.cancel(list(futures))
+            if pending:
+                client.cancel(list(pending))
             try:
                 client.run(_close_tables, token)
             except Exception:       # a worker gone is no reason to fail the match's end
                 pass
         if failed:
-            say(f"{len(failed)} games were not played (run the match again with -resume FILE to play them)")
+            say(f"{failed} games were not played (run the match again with -resume FILE to play them)")
+
+
+def _finished(client, pending: dict) -> list:
+    """Wait for games to finish; (future, job, GameRecord or the task's exception) for each, taken out of
+    `pending`. The futures' states are polled, not awaited: Dask's as_completed can miss a future that
+    finished, lost its result with a dying worker and finished again (dask/dask#8882), which here left a
+    match waiting for ever. Results are gathered through the scheduler, which knows where they are now."""
+    while True:
+        done = [future for future in pending if future.done()]
+        if done:
+            break
+        time.sleep(POLL_SECONDS)
+    outcomes = []
+    finished = [future for future in done if future.status == "finished"]
+    try:
+        results = client.gather(finished, direct=False) if finished else []
+    except Exception:      # a result lost on the way (its worker died): the scheduler computes it again
+        finished, results = [], []
+    for future, result in zip(finished, results):
+        outcomes.append((future, pending.pop(future), result))
+    for future in done:
+        if future.status == "error":
+            outcomes.append((future, pending.pop(future), future.exception()))
+    return outcomes
 
 
 def play_job(job: Job, rules: GameRules, names: tuple[str, ...], token: str) -> GameRecord:

@@ -97,12 +97,12 @@ class Match:
         # Display names: the -engine name=, else the engine's `id name` once it has started.
         self.names: list[Optional[str]] = [spec.config.name for spec in config.engines]
         self.scores: dict[tuple[int, int], PairScore] = {}
-        self.records: list[GameRecord] = []
+        self.records: list[GameRecord] = []           # the finished games, in the order they finished
+        self.games: dict[int, GameRecord] = {}       # ... by game number
         self.stop = threading.Event()
         self.sprt_verdict: Optional[str] = None
         self._lock = threading.Lock()
         self._finished = 0
-        self._accepted: set[int] = set()     # game numbers counted: a game is taken once
         self._journal: Optional[Journal] = None
 
     # -- running ----------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class Match:
         jobs = schedule(self.config)
         if self.config.resume_path:
             self._resume(jobs)
-        pending = [job for job in jobs if job.number not in self._accepted]
+        pending = [job for job in jobs if job.number not in self.games]
         try:
             if pending and not self.stop.is_set():
                 if self.config.cluster:
@@ -183,7 +183,6 @@ class Match:
         self._journal = Journal.open(config.resume_path, match_id, config.pgn_path)
         by_number = {job.number: job for job in jobs}
         for number, record in self._journal.finished.items():
-            self._accepted.add(number)
             self._count(by_number[number], record)
             if config.pgn_path:
                 self._write_pgn(by_number[number], record)
@@ -201,9 +200,8 @@ class Match:
         if record.result == "*":
             return
         with self._lock:
-            if self.stop.is_set() or job.number in self._accepted:
+            if self.stop.is_set() or job.number in self.games:   # a game is taken once
                 return
-            self._accepted.add(job.number)
             if self._journal is not None:
                 self._journal.add(job.number, record)   # before the PGN: the journal is the truth
             i, j, pair = self._count(job, record)
@@ -217,6 +215,7 @@ class Match:
     def _count(self, job: Job, record: GameRecord) -> tuple[int, int, PairScore]:
         self._finished += 1
         self.records.append(record)
+        self.games[job.number] = record
         i, j = sorted((job.first, job.second))
         pair = self.scores.setdefault((i, j), PairScore())
         first_is_red = job.first == i
