@@ -49,7 +49,7 @@ class Cluster:
         self.address = f"tcp://127.0.0.1:{_free_port()}"
         self.processes: dict[str, subprocess.Popen] = {}
         self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
-                                  "--no-dashboard"], engine_env())
+                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0"], engine_env())
 
     def _start(self, name: str, args: list[str], env: dict) -> None:
         log = open(self.workdir / f"{name}.log", "w")
