@@ -93,6 +93,8 @@ def _finished(client, pending: dict) -> list:
     for future in done:
         if future.status == "error":
             outcomes.append((future, pending.pop(future), future.exception()))
+        elif future.status == "cancelled":     # by someone else: the scheduler will not play it
+            outcomes.append((future, pending.pop(future), RuntimeError("the task was cancelled")))
     return outcomes
 
 
