@@ -32,6 +32,7 @@ TC = "nodes=2000"
 MAX_MOVES = 40
 OPENINGS = default_book()[:3]
 ENGINE = shlex.join([sys.executable, "-m", "engine"])
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
 WRAPPER = "jj-engine"      # on the PATH of worker "one" only
 
 
@@ -39,6 +40,14 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def _env() -> dict:
+    """The scheduler's and the workers' environment: they unpickle the tasks, so they import `engine` (this
+    checkout when it is built in place) and the data tools."""
+    env = engine_env()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TOOLS), env.get("PYTHONPATH")]))
+    return env
 
 
 class Cluster:
@@ -49,7 +58,7 @@ class Cluster:
         self.address = f"tcp://127.0.0.1:{_free_port()}"
         self.processes: dict[str, subprocess.Popen] = {}
         self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
-                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0"], engine_env())
+                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0"], _env())
 
     def _start(self, name: str, args: list[str], env: dict) -> None:
         log = open(self.workdir / f"{name}.log", "w")
@@ -57,7 +66,7 @@ class Cluster:
                                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def start_worker(self, name: str, extra_path: str = "") -> None:
-        env = engine_env()
+        env = _env()
         if extra_path:
             env["PATH"] = extra_path + os.pathsep + env["PATH"]
         self._start(name, ["worker", self.address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
@@ -154,6 +163,17 @@ def test_a_missing_engine_names_the_worker_and_the_engine(cluster):
     assert f"worker {worker} cannot run engine wrapped (cmd={WRAPPER})" in message
     assert cluster.worker_address("one") not in message and "plain" not in message
     assert not match.games
+
+
+def test_the_data_generator_writes_the_same_file_on_the_cluster(cluster, tmp_path):
+    sys.path.insert(0, str(TOOLS))
+    import gen_nnue_data
+
+    here, there = str(tmp_path / "here.bin"), str(tmp_path / "there.bin")
+    arguments = ["selfplay", "--games", "4", "--nodes", "500", "--max-plies", "60", "--seed", "5"]
+    assert gen_nnue_data.main([*arguments, "-o", here]) == 0
+    assert gen_nnue_data.main([*arguments, "-o", there, "--cluster", cluster.address]) == 0
+    assert open(there, "rb").read() == open(here, "rb").read()
 
 
 def test_a_killed_runner_resumes_and_completes_the_match(cluster, local_games, tmp_path):

@@ -39,8 +39,9 @@ The output is a training-position file (tools/nnue_data.py), written as games fi
 the same seed and options give the same file whatever --workers is, or --cluster. Progress goes to stderr.
 
 --cluster plays the games on a Dask cluster instead of --workers local processes (engine.cluster): a
-running scheduler (its workers started as `PYTHONPATH=CHECKOUT:CHECKOUT/tools dask worker tcp://HOST:8786
---nworkers CORES --nthreads 1`, with the teacher's command runnable there), or local:N worker processes.
+running scheduler (it and its workers started with PYTHONPATH=CHECKOUT:CHECKOUT/tools, since both unpickle
+the tasks: `dask worker tcp://HOST:8786 --nworkers CORES --nthreads 1`, with the teacher's command
+runnable on the workers), or local:N worker processes.
 Each game is one task; each worker process builds its searcher (or teacher process) once.
 """
 from __future__ import annotations
