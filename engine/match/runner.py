@@ -142,8 +142,10 @@ class Match:
             for worker in workers:
                 while worker.is_alive():
                     worker.join(0.2)
+        except BaseException:
+            self.stop.set()     # Ctrl-C: the games in progress end now
+            raise
         finally:
-            self.stop.set()     # after Ctrl-C: the games in progress end now
             for worker in workers:
                 worker.join(10)
 
