@@ -263,3 +263,29 @@ def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
     assert "Interrupted" in out and "Results (" in out
     finished = int(out.split("Results (")[1].split()[0])
     assert finished >= 2 and len(read_games(pgn)) == finished
+
+
+def test_resume_plays_only_the_missing_games_and_keeps_each_game_once(tmp_path):
+    from engine.match.journal import JournalError
+
+    journal, pgn = tmp_path / "match.journal", tmp_path / "games.pgn"
+    engines = [fake("random_mover.py", "--seed", "3", name="r1"), fake("random_mover.py", "--seed", "4", name="r2")]
+    settings = dict(games=4, pgn_path=str(pgn), resume_path=str(journal), adjudication=Adjudication(max_moves=20))
+    first, _ = run_match(engines, **settings)
+    # As if the runner had been killed during game 3: two games journaled, the third cut short in both files.
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = {number: first.games[number].moves for number in (1, 2)}
+    assert [line.startswith(f'{{"game": {n},') for n, line in enumerate(lines)][1:3] == [True, True]
+    journal.write_text("".join(lines[:3]) + lines[3][:40], encoding="utf-8")
+    pgn.write_text(pgn.read_text(encoding="utf-8") + '[Event "jiangjun match"]\n[Round "3', encoding="utf-8")
+    second, output = run_match(engines, **settings)
+    assert f"Resumed from {journal}: 2 games already played, 2 to play" in output
+    assert output.count("Finished game") == 2 and "Results (4 games)" in output
+    assert sorted(second.games) == [1, 2, 3, 4] and {n: second.games[n].moves for n in (1, 2)} == kept
+    games = read_games(pgn)
+    assert sorted(int(game.headers["Round"]) for game in games) == [1, 2, 3, 4]
+    third, output = run_match(engines, **settings)
+    assert "4 games already played, 0 to play" in output and "Finished game" not in output
+    assert len(read_games(pgn)) == 4 and "Results (4 games)" in output
+    with pytest.raises(JournalError):
+        run_match(engines, **{**settings, "games": 6})

@@ -2,9 +2,10 @@
 
     python tools/gen_nnue_data.py selfplay -o selfplay.bin [--games 100] [--nodes 5000 | --depth D]
         [--teacher CMD] [--seed 1] [--workers 1] [--openings FILE] [--random-plies 4] [--max-plies 300]
-        [--resign 2000]
+        [--resign 2000] [--cluster tcp://HOST:8786 | local:N]
     python tools/gen_nnue_data.py master -o master.bin [--games 500] [--nodes 5000 | --depth D]
         [--teacher CMD] [--seed 1] [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
+        [--cluster tcp://HOST:8786 | local:N]
 
 The search that scores the positions (and plays the self-play games) is this engine's in-process
 searcher (engine._core.Searcher, one thread), or with --teacher another UCI engine, such as
@@ -35,14 +36,22 @@ The label is the search score (centipawns, side to move's view; mates as +-10000
 the game's result.
 
 The output is a training-position file (tools/nnue_data.py), written as games finish, in game order:
-the same seed and options give the same file whatever --workers is. Progress goes to stderr.
+the same seed and options give the same file whatever --workers is, or --cluster. Progress goes to stderr.
+
+--cluster plays the games on a Dask cluster instead of --workers local processes (engine.cluster): a
+running scheduler (it and its workers started with PYTHONPATH=CHECKOUT:CHECKOUT/tools, since both unpickle
+the tasks: `dask worker tcp://HOST:8786 --nworkers CORES --nthreads 1`, with the teacher's command
+runnable on the workers), or local:N worker processes.
+Each game is one task; each worker process builds its searcher (or teacher process) once.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -250,6 +259,19 @@ def _run(task: object) -> GameRecords:
     return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
 
 
+_cluster_lock = threading.Lock()
+
+
+def _run_on_cluster(task: object, settings: SearchSettings) -> GameRecords:
+    """A Dask task: the worker process's state (_scorer, _book) is built on its first task. It is one per
+    process, so a worker with several threads plays its tasks one at a time (see engine.cluster: one
+    thread per worker process)."""
+    with _cluster_lock:
+        if _settings != settings:
+            _start_worker(settings)
+        return _run(task)
+
+
 # -- the master games ----------------------------------------------------------------------------------
 
 def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter) -> Iterator[MasterGame]:
@@ -297,16 +319,24 @@ def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped:
 
 # -- the run -------------------------------------------------------------------------------------------
 
-def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, output: str, label: str) -> int:
-    """Run the tasks (in worker processes when workers > 1), write the records in task order, print
-    progress; returns the number of positions written."""
+def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, output: str, label: str,
+             cluster: Optional[str] = None) -> int:
+    """Run the tasks (on a Dask cluster, else in worker processes when workers > 1), write the records in
+    task order, print progress; returns the number of positions written."""
     start = time.monotonic()
     last_report = start
     seen: set[int] = set()
     games = searched = 0
     results: Counter = Counter()
     pool = None
-    if workers > 1:
+    resources = contextlib.ExitStack()
+    if cluster:
+        from engine.cluster import connect, describe, ordered_results
+
+        client = resources.enter_context(connect(cluster))
+        print(f"{label}: cluster {cluster}: {describe(client)}", file=sys.stderr)
+        finished = ordered_results(client, _run_on_cluster, tasks, settings)
+    elif workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(workers, _start_worker, (settings,))
         finished = pool.imap(_run, tasks)
     else:
@@ -332,6 +362,7 @@ def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, ou
         if pool is not None:
             pool.close()
             pool.join()
+        resources.close()
     _progress(label, games, count, searched, time.monotonic() - start)
     print(f"{label}: results for Red: {results[1]} wins, {results[0]} draws, {results[-1]} losses",
           file=sys.stderr)
@@ -359,6 +390,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         sub.add_argument("--seed", type=int, default=1)
         sub.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         sub.add_argument("--hash", type=int, default=16, help="transposition table MB per worker")
+        sub.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Dask cluster: tcp://HOST:8786 "
+                                                              "(a running scheduler) or local:N (instead of --workers)")
     selfplay.add_argument("--openings", metavar="FILE", help="starting lines (default: the match book)")
     selfplay.add_argument("--random-plies", type=int, default=4, help="random moves after the book line")
     selfplay.add_argument("--max-plies", type=int, default=300, help="a longer game is a draw")
@@ -374,13 +407,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         tasks: Iterable[object] = [
             SelfPlayGame(n, seeds.getrandbits(63), options.random_plies, options.max_plies, options.resign,
                          options.resign_plies) for n in range(options.games)]
-        generate(tasks, settings, options.workers, options.output, "selfplay")
+        generate(tasks, settings, options.workers, options.output, "selfplay", options.cluster)
     else:
         print(f"master games: {CREDIT}", file=sys.stderr)
         skipped: Counter = Counter()
         files = list(ccpd.pgn_files(Path(options.archive)))
         generate(master_games(files, options.games, options.seed, skipped), settings, options.workers,
-                 options.output, "master")
+                 options.output, "master", options.cluster)
         if skipped:
             print("skipped: " + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())), file=sys.stderr)
     print(describe(read_records(options.output), options.output), file=sys.stderr)
@@ -388,4 +421,8 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as the module `gen_nnue_data` rather than as `__main__`, so that the tasks and their classes
+    # are sent to Dask workers by name (a worker imports them) instead of by value.
+    import gen_nnue_data
+
+    sys.exit(gen_nnue_data.main())

@@ -1,2 +1,5 @@
-"""The engine-vs-engine match runner (`jiangjun match`): time controls and clocks
-(:mod:`engine.match.timecontrol`) and match statistics, Elo and SPRT (:mod:`engine.match.stats`)."""
+"""The engine-vs-engine match runner (`jiangjun match`): one game (:mod:`.game`), a table that plays games
+with the engine processes it keeps (:mod:`.table`), the match with its schedule, score, PGN and SPRT
+(:mod:`.runner`), the journal for -resume (:mod:`.journal`), the games on a Dask cluster
+(:mod:`.cluster`, imported only for -cluster), time controls and clocks (:mod:`.timecontrol`) and match
+statistics, Elo and SPRT (:mod:`.stats`)."""

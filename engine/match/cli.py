@@ -9,6 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..client import PROTOCOLS, EngineConfig
+from ..cluster import ClusterError, parse_cluster
 from ..pgn import NOTATIONS
 from .game import Adjudication
 from .openings import OpeningError, default_book, load_openings
@@ -34,7 +35,12 @@ USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|auto] 
   -draw movenumber=N movecount=M score=S     -resign movecount=N score=S [twosided=true]
   -maxmoves N              draw after N full moves
   -timemargin MS           how far an engine may overrun its clock before it forfeits (default 100)
-  -seed N  -event NAME"""
+  -seed N  -event NAME
+  -cluster tcp://HOST:8786 | local:N
+                           play the games on a Dask cluster: a running scheduler, or N local worker
+                           processes (pip install 'jiangjun[cluster]'); one game per worker thread
+  -resume FILE             journal the finished games in FILE; run the same command again after the
+                           runner was stopped or killed, and only the missing games are played"""
 
 
 class UsageError(ValueError):
@@ -50,9 +56,12 @@ def main(argv: Sequence[str]) -> int:
         return 2
     try:
         Match(config).run()
-    except ValueError as exc:
+    except ValueError as exc:      # also a journal of another match (engine.match.journal.JournalError)
         print(f"jiangjun match: {exc}", file=sys.stderr)
         return 2
+    except ClusterError as exc:
+        print(f"jiangjun match: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -148,6 +157,14 @@ def parse_args(argv: list[str]) -> MatchConfig:
             config.time_margin = _int(need_one(), "-timemargin") / 1000
         elif flag == "-seed":
             config.seed = _int(need_one(), "-seed")
+        elif flag == "-cluster":
+            config.cluster = need_one()
+            try:
+                parse_cluster(config.cluster)
+            except ValueError as exc:
+                raise UsageError(f"-cluster: {exc}") from None
+        elif flag == "-resume":
+            config.resume_path = need_one()
         elif flag == "-event":
             config.event = " ".join(words) or config.event
         elif flag in ("-h", "-help", "--help"):

@@ -11,20 +11,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
-from ..client import EngineConfig, EngineError, EngineProcess
 from ..fen import START_FEN
-from .game import TERMINATIONS, Adjudication, GameRecord, MatchTermination, Player, play_game
+from .game import TERMINATIONS, Adjudication, GameRecord
+from .journal import Journal, fingerprint
 from .openings import Opening
 from .stats import Sprt, draw_ratio, elo_difference, likelihood_of_superiority
-from .timecontrol import TimeControl
+from .table import EngineSpec, GameRules, GameTable, Job
 
-
-@dataclass
-class EngineSpec:
-    """An engine of the match: how to start it, and its time control."""
-
-    config: EngineConfig
-    tc: TimeControl
+__all__ = ["EngineSpec", "Job", "Match", "MatchConfig", "PairScore", "schedule"]
 
 
 @dataclass
@@ -44,14 +38,11 @@ class MatchConfig:
     time_margin: float = 0.1       # seconds an engine may overrun its clock before it forfeits
     stall_timeout: float = 60.0    # seconds to wait for a move under depth/nodes limits
     event: str = "jiangjun match"
+    cluster: Optional[str] = None  # play on a Dask cluster: "tcp://HOST:PORT" or "local:N" (engine.match.cluster)
+    resume_path: Optional[str] = None  # the journal of finished games (engine.match.journal)
 
-
-@dataclass(frozen=True)
-class Job:
-    number: int          # 1-based game number
-    first: int           # engine indices; `first` plays Red
-    second: int
-    opening: Opening
+    def rules(self) -> GameRules:
+        return GameRules(self.engines, self.adjudication, self.time_margin, self.stall_timeout)
 
 
 @dataclass
@@ -89,7 +80,12 @@ def schedule(config: MatchConfig) -> list[Job]:
 
 
 class Match:
-    """Runs a match. `run()` returns the scores; progress goes to `out`."""
+    """Runs a match. `run()` returns the scores; progress goes to `out`.
+
+    The games (Jobs of the schedule) are played by GameTables: one per thread here, or one per worker thread
+    of a Dask cluster (engine.match.cluster). Either way every finished game comes back through `_accept`,
+    which takes each game number once and is the only place that counts, journals, writes the PGN and
+    decides the SPRT."""
 
     def __init__(self, config: MatchConfig, out: TextIO = sys.stdout) -> None:
         if len(config.engines) < 2:
@@ -101,16 +97,42 @@ class Match:
         # Display names: the -engine name=, else the engine's `id name` once it has started.
         self.names: list[Optional[str]] = [spec.config.name for spec in config.engines]
         self.scores: dict[tuple[int, int], PairScore] = {}
-        self.records: list[GameRecord] = []
+        self.records: list[GameRecord] = []           # the finished games, in the order they finished
+        self.games: dict[int, GameRecord] = {}       # ... by game number
         self.stop = threading.Event()
         self.sprt_verdict: Optional[str] = None
         self._lock = threading.Lock()
         self._finished = 0
+        self._journal: Optional[Journal] = None
 
     # -- running ----------------------------------------------------------------------------
     def run(self) -> dict[tuple[int, int], PairScore]:
+        jobs = schedule(self.config)
+        if self.config.resume_path:
+            self._resume(jobs)
+        pending = [job for job in jobs if job.number not in self.games]
+        try:
+            if pending and not self.stop.is_set():
+                if self.config.cluster:
+                    from .cluster import play_on_cluster   # imports Dask: only for -cluster
+
+                    play_on_cluster(self.config.cluster, self.config.rules(), pending, self._accept,
+                                    self._name, self.stop, self._say)
+                else:
+                    self._play_here(pending)
+        except KeyboardInterrupt:
+            self.stop.set()
+            self._say("Interrupted: games in progress are not counted")
+        finally:
+            if self._journal is not None:
+                self._journal.close()
+        self._say(self.summary())
+        return self.scores
+
+    def _play_here(self, pending: list[Job]) -> None:
+        """Play the games on this machine, `concurrency` at a time."""
         jobs: queue.Queue[Job] = queue.Queue()
-        for job in schedule(self.config):
+        for job in pending:
             jobs.put(job)
         workers = [threading.Thread(target=self._work, args=(jobs,), daemon=True, name=f"game-worker-{i}")
                    for i in range(max(1, self.config.concurrency))]
@@ -120,65 +142,31 @@ class Match:
             for worker in workers:
                 while worker.is_alive():
                     worker.join(0.2)
-        except KeyboardInterrupt:
-            self.stop.set()
-            self._say("Interrupted: finishing (games in progress are not counted)")
+        except BaseException:
+            self.stop.set()     # Ctrl-C: the games in progress end now
+            raise
+        finally:
             for worker in workers:
                 worker.join(10)
-        self._say(self.summary())
-        return self.scores
 
     def _work(self, jobs: "queue.Queue[Job]") -> None:
-        processes: dict[int, EngineProcess] = {}
+        table = GameTable(self.config.rules(), lambda index, process: self._name(index, process.name))
         try:
             while not self.stop.is_set():
                 try:
                     job = jobs.get_nowait()
                 except queue.Empty:
                     return
-                record = self._play(job, processes)
-                if record is not None and not self.stop.is_set():
-                    self._record(job, record)
+                self._accept(job, table.play(job, self.stop))
         finally:
-            for process in processes.values():
-                process.quit()
+            table.close()
 
-    def _play(self, job: Job, processes: dict[int, EngineProcess]) -> Optional[GameRecord]:
-        players = []
-        for side, index in enumerate((job.first, job.second)):
-            spec = self.config.engines[index]
-            process = processes.get(index)
-            try:
-                if process is None or not process.alive:
-                    if process is not None:
-                        process.quit()
-                    process = processes[index] = EngineProcess(spec.config)
-                    process.start()
-                process.new_game()
-            except EngineError as exc:
-                processes.pop(index, None)
-                names = [self.names[i] or self.config.engines[i].config.cmd for i in (job.first, job.second)]
-                record = GameRecord(names[0], names[1], job.opening)
-                record.result = "0-1" if side == 0 else "1-0"
-                record.termination = MatchTermination.CRASH
-                record.detail = f"{names[side]} could not start: {exc}"
-                return record
-            players.append(Player(process, self._name(index, process), spec.tc))
-        record = play_game(players[0], players[1], job.opening, self.config.adjudication,
-                           self.config.time_margin, self.config.stall_timeout, self.stop)
-        if record.loser_index is not None and record.termination in (MatchTermination.CRASH, MatchTermination.HANG,
-                                                                     MatchTermination.TIME_FORFEIT):
-            # A process that crashed or hung is replaced before its next game.
-            index = (job.first, job.second)[record.loser_index]
-            failed = processes.pop(index, None)
-            if failed is not None:
-                failed.quit()
-        return None if record.result == "*" else record
-
-    def _name(self, index: int, process: EngineProcess) -> str:
+    def _name(self, index: int, reported: str) -> str:
+        """Engine `index`'s display name, fixed the first time it is asked for: the -engine name=, else the
+        name its process reported (its `id name`), made unique among the engines."""
         with self._lock:
             if self.names[index] is None:
-                name = process.name
+                name = reported
                 if name in self.names:
                     name = f"{name}#{index + 1}"
                 self.names[index] = name
@@ -188,33 +176,70 @@ class Match:
         return self.names[index] or self.config.engines[index].config.cmd
 
     # -- results ----------------------------------------------------------------------------
-    def _record(self, job: Job, record: GameRecord) -> None:
+    def _resume(self, jobs: list[Job]) -> None:
+        """Open the journal; count the games an earlier run of this match finished, and write them to the PGN
+        again (the journal cut it back to where the match began)."""
+        config = self.config
+        match_id = fingerprint([jobs, [(spec.config, spec.tc) for spec in config.engines], config.adjudication,
+                                config.time_margin, config.stall_timeout])
+        self._journal = Journal.open(config.resume_path, match_id, config.pgn_path)
+        by_number = {job.number: job for job in jobs}
+        for number, record in self._journal.finished.items():
+            self._count(by_number[number], record)
+            if config.pgn_path:
+                self._write_pgn(by_number[number], record)
+        if self._journal.finished:
+            self._say(f"Resumed from {config.resume_path}: {len(self._journal.finished)} games already played, "
+                      f"{len(jobs) - len(self._journal.finished)} to play")
+            for (i, j), pair in sorted(self.scores.items()):
+                self._say(self._score_line(i, j, pair))
+            pair = self.scores.get((0, 1))
+            if pair is not None:
+                self._judge_sprt(pair)
+
+    def _accept(self, job: Job, record: GameRecord) -> None:
+        """A game came back from a table: count it once, unless it was interrupted or the match has stopped."""
+        if record.result == "*":
+            return
         with self._lock:
-            self._finished += 1
-            self.records.append(record)
-            i, j = sorted((job.first, job.second))
-            pair = self.scores.setdefault((i, j), PairScore())
-            first_is_red = job.first == i
-            if record.result == "1/2-1/2":
-                pair.draws += 1
-            elif (record.result == "1-0") == first_is_red:
-                pair.wins += 1
-            else:
-                pair.losses += 1
-            pair.terminations[record.termination] += 1
+            if self.stop.is_set() or job.number in self.games:   # a game is taken once
+                return
+            if self._journal is not None:
+                self._journal.add(job.number, record)   # before the PGN: the journal is the truth
+            i, j, pair = self._count(job, record)
             if self.config.pgn_path:
                 self._write_pgn(job, record)
             self._say(f"Finished game {job.number} ({record.red} vs {record.black}): "
                       f"{record.result} {{{record.detail}}}")
             self._say(self._score_line(i, j, pair))
-            if self.config.sprt is not None:
-                verdict = self.config.sprt.status(pair.wins, pair.draws, pair.losses)
-                if verdict:
-                    llr = self.config.sprt.llr(pair.wins, pair.draws, pair.losses)
-                    self.sprt_verdict = (f"SPRT: llr {llr:.2f}, bounds [{self.config.sprt.lower:.2f}, "
-                                         f"{self.config.sprt.upper:.2f}]: {verdict}; match stopped")
-                    self._say(self.sprt_verdict)
-                    self.stop.set()
+            self._judge_sprt(pair)
+
+    def _count(self, job: Job, record: GameRecord) -> tuple[int, int, PairScore]:
+        self._finished += 1
+        self.records.append(record)
+        self.games[job.number] = record
+        i, j = sorted((job.first, job.second))
+        pair = self.scores.setdefault((i, j), PairScore())
+        first_is_red = job.first == i
+        if record.result == "1/2-1/2":
+            pair.draws += 1
+        elif (record.result == "1-0") == first_is_red:
+            pair.wins += 1
+        else:
+            pair.losses += 1
+        pair.terminations[record.termination] += 1
+        return i, j, pair
+
+    def _judge_sprt(self, pair: PairScore) -> None:
+        if self.config.sprt is None:
+            return
+        verdict = self.config.sprt.status(pair.wins, pair.draws, pair.losses)
+        if verdict:
+            llr = self.config.sprt.llr(pair.wins, pair.draws, pair.losses)
+            self.sprt_verdict = (f"SPRT: llr {llr:.2f}, bounds [{self.config.sprt.lower:.2f}, "
+                                 f"{self.config.sprt.upper:.2f}]: {verdict}; match stopped")
+            self._say(self.sprt_verdict)
+            self.stop.set()
 
     def _score_line(self, i: int, j: int, pair: PairScore) -> str:
         total = pair.games

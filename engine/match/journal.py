@@ -1,0 +1,127 @@
+"""The match journal (`-resume FILE`): every finished game, written as it is accepted, so that a runner that
+was killed can be started again with the same command line and play only the games still missing.
+
+The file is JSON lines. The first line names the match (a fingerprint of its schedule and engines, so that
+a journal is never resumed into a different match) and where the match's games begin in its PGN file; each
+further line is one finished game: its number and its GameRecord. A game is journaled (and the file synced)
+before it is written to the PGN, so the journal is the truth: a resumed run cuts the PGN back to where the
+match began and writes the journaled games again, which leaves each game in it exactly once even when the
+runner died between the two writes or in the middle of a PGN game. A last journal line cut short by the kill
+is ignored (that game is played again).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from typing import Iterable, Optional
+
+from ..score import Score
+from .game import GameRecord, MoveEval
+from .openings import Opening
+
+FORMAT = "jiangjun-match-journal-1"
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed: of another match, or not a journal at all."""
+
+
+def fingerprint(parts: Iterable[object]) -> str:
+    """A short digest of what makes two runs the same match (the schedule, the engines, the rules)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(repr(part).encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def record_to_dict(record: GameRecord) -> dict:
+    data = asdict(record)
+    data["evals"] = [None if note is None else {"score": None if note.score is None else note.score.value,
+                                                "depth": note.depth, "seconds": note.seconds}
+                     for note in record.evals]
+    return data
+
+
+def record_from_dict(data: dict) -> GameRecord:
+    opening = data["opening"]
+    evals = [None if note is None else MoveEval(None if note["score"] is None else Score(note["score"]),
+                                                note["depth"], note["seconds"])
+             for note in data["evals"]]
+    return GameRecord(
+        red=data["red"], black=data["black"],
+        opening=Opening(opening["name"], opening["fen"], tuple(opening["moves"])),
+        moves=list(data["moves"]), comments=list(data["comments"]), evals=evals,
+        result=data["result"], termination=data["termination"], detail=data["detail"],
+        loser_index=data["loser_index"], clock_log=[tuple(entry) for entry in data["clock_log"]],
+    )
+
+
+class Journal:
+    """An open journal. `Journal.open(path, match_id, pgn_path)` reads what an earlier run of the same match
+    wrote (`finished`: game number -> GameRecord, in the order they finished) and prepares the PGN file;
+    `add(number, record)` journals one more game."""
+
+    def __init__(self, path: str, handle, finished: dict[int, GameRecord]) -> None:
+        self.path = path
+        self._handle = handle
+        self.finished = finished
+
+    @classmethod
+    def open(cls, path: str, match_id: str, pgn_path: Optional[str]) -> "Journal":
+        header, finished, complete = _read(path) if os.path.exists(path) and os.path.getsize(path) else (None, {}, 0)
+        if header is not None and header.get("match") != match_id:
+            raise JournalError(f"{path} is the journal of another match (its schedule, engines or rules differ); "
+                               f"use a new -resume file for this one")
+        if header is None:
+            start = os.path.getsize(pgn_path) if pgn_path and os.path.exists(pgn_path) else 0
+            header = {"format": FORMAT, "match": match_id, "pgn": pgn_path, "pgn_start": start}
+            handle = open(path, "w", encoding="utf-8")
+            handle.write(json.dumps(header) + "\n")
+            _sync(handle)
+        else:
+            with open(path, "r+b") as raw:
+                raw.truncate(complete)     # drop a line cut short, so the next one starts on a line of its own
+            handle = open(path, "a", encoding="utf-8")
+            if pgn_path and os.path.exists(pgn_path) and header.get("pgn") == pgn_path:
+                # The journaled games are written again by the runner; whatever followed them goes.
+                with open(pgn_path, "r+b") as pgn:
+                    pgn.truncate(min(header.get("pgn_start", 0), os.path.getsize(pgn_path)))
+        return cls(path, handle, finished)
+
+    def add(self, number: int, record: GameRecord) -> None:
+        self._handle.write(json.dumps({"game": number, "record": record_to_dict(record)}, ensure_ascii=False) + "\n")
+        _sync(self._handle)
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def _read(path: str) -> tuple[dict, dict[int, GameRecord], int]:
+    """The header, the finished games, and the length of the file up to its last complete line."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    complete = data.rfind(b"\n") + 1     # a last line without its newline was cut short by a kill
+    lines = data[:complete].decode("utf-8").split("\n")[:-1]
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise JournalError(f"{path} is not a match journal")
+    finished: dict[int, GameRecord] = {}
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            entry = json.loads(line)
+            record = record_from_dict(entry["record"])
+        except (ValueError, KeyError, TypeError):
+            raise JournalError(f"{path}:{number}: not a journal line") from None
+        finished.setdefault(entry["game"], record)
+    return header, finished, complete
+
+
+def _sync(handle) -> None:
+    handle.flush()
+    os.fsync(handle.fileno())
