@@ -10,6 +10,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,6 +35,9 @@ OPENINGS = default_book()[:3]
 ENGINE = shlex.join([sys.executable, "-m", "engine"])
 TOOLS = Path(__file__).resolve().parents[1] / "tools"
 WRAPPER = "jj-engine"      # on the PATH of worker "one" only
+# Engines run outside the checkout (see conftest.engine_env): there `python -m engine` imports the
+# installed package, or the checkout built in place through PYTHONPATH, never the uncompiled source tree.
+ENGINE_DIR = tempfile.gettempdir()
 
 
 def _free_port() -> int:
@@ -117,7 +121,8 @@ def cluster(tmp_path_factory):
 
 
 def config(**settings) -> MatchConfig:
-    specs = [EngineSpec(EngineConfig(ENGINE, name=name, options={"OwnBook": "false", "Hash": "16"}),
+    specs = [EngineSpec(EngineConfig(ENGINE, name=name, options={"OwnBook": "false", "Hash": "16"},
+                                     workdir=ENGINE_DIR),
                         TimeControl.parse(TC)) for name in ("red-one", "black-one")]
     return MatchConfig(engines=specs, openings=OPENINGS, games=GAMES, adjudication=Adjudication(max_moves=MAX_MOVES),
                        **settings)
