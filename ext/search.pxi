@@ -221,7 +221,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef bint pv_node = beta - alpha > 1
     cdef bint in_check, gives_check, is_capture, improving, prune
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
-    cdef int n_quiets = 0
+    cdef int n_quiets = 0, history, lmr_depth
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
     cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta
@@ -319,14 +319,20 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         # captures near the horizon; late quiet moves (move count pruning), those that cannot raise the
         # static evaluation to alpha (futility pruning) and those that lose material to the exchange on
         # their destination (the costliest test, made last).
+        # The depth these tests judge by is the one a late move's reduced search would have.
         prune = False
         if searched > 0 and not in_check and not pv_node:
             if is_capture:
                 prune = scores[i] < 0 and depth <= 3
-            elif alpha > -VALUE_MATE_IN_MAX and depth <= 6:
-                prune = searched >= (3 + depth * depth) * (2 + improving) // 2 \
-                    or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha) \
-                    or see(p, move) < -30 * depth * depth
+            elif alpha > -VALUE_MATE_IN_MAX:
+                history = scores[i] if scores[i] < SCORE_KILLER else 0
+                lmr_depth = depth - 1 - LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                if lmr_depth < 0:
+                    lmr_depth = 0
+                prune = searched >= (3 + depth * depth) // (2 - improving) \
+                    or (lmr_depth <= 3 and history < -4000 * depth) \
+                    or (lmr_depth <= 6 and static_eval + 100 + 120 * lmr_depth + history // 128 <= alpha) \
+                    or (lmr_depth <= 6 and see(p, move) < -30 * lmr_depth * lmr_depth - 40 * lmr_depth)
         # Singular extension: the table's move, when every other move fails low against a margin below
         # its score (a search of the position without it, at half the depth), is searched one ply
         # deeper. When instead another move also beats that margin and the margin is above beta, the node
