@@ -62,7 +62,7 @@ cdef void init_search() noexcept nogil:
     cdef int d, m
     for d in range(64):
         for m in range(64):
-            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.4 + log(d) * log(m) / 2.2)
+            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.25 + log(d) * log(m) * 0.59)
 
 
 cdef inline int64_t now_ns() noexcept nogil:
@@ -210,8 +210,10 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     return best
 
 
-cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok) noexcept nogil:
-    """Alpha-beta (PVS) search of the current position to `depth`; returns its score for the side to move."""
+cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok, bint cut_node) noexcept nogil:
+    """Alpha-beta (PVS) search of the current position to `depth`; returns its score for the side to move.
+    `cut_node`: a null-window node expected to fail high (the reduced search of a late move, or a child of
+    an expected all-node), where a late move is unlikely to matter and is reduced more."""
     cdef Pos* p = &w.pos
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
@@ -219,7 +221,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef bint pv_node = beta - alpha > 1
     cdef bint in_check, gives_check, is_capture, improving, prune
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
-    cdef int n_quiets = 0
+    cdef int n_quiets = 0, history, lmr_depth
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
     cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta
@@ -287,7 +289,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             w.continuations[ply] = NO_CONTINUATION
             note_null_move(&w.acc, ply + 1)
             make_null_move(p)
-            score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False)
+            score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False, not cut_node)
             unmake_null_move(p)
             if stopped(w):
                 return 0
@@ -317,14 +319,20 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         # captures near the horizon; late quiet moves (move count pruning), those that cannot raise the
         # static evaluation to alpha (futility pruning) and those that lose material to the exchange on
         # their destination (the costliest test, made last).
+        # The depth these tests judge by is the one a late move's reduced search would have.
         prune = False
         if searched > 0 and not in_check and not pv_node:
             if is_capture:
                 prune = scores[i] < 0 and depth <= 3
-            elif alpha > -VALUE_MATE_IN_MAX and depth <= 6:
-                prune = searched >= (3 + depth * depth) * (2 + improving) // 2 \
-                    or (depth <= 4 and static_eval + 90 + 110 * depth <= alpha) \
-                    or see(p, move) < -30 * depth * depth
+            elif alpha > -VALUE_MATE_IN_MAX:
+                history = scores[i] if scores[i] < SCORE_KILLER else 0
+                lmr_depth = depth - 1 - LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                if lmr_depth < 0:
+                    lmr_depth = 0
+                prune = searched >= (3 + depth * depth) // (2 - improving) \
+                    or (lmr_depth <= 3 and history < -4000 * depth) \
+                    or (lmr_depth <= 6 and static_eval + 100 + 120 * lmr_depth + history // 128 <= alpha) \
+                    or (lmr_depth <= 6 and see(p, move) < -30 * lmr_depth * lmr_depth - 40 * lmr_depth)
         # Singular extension: the table's move, when every other move fails low against a margin below
         # its score (a search of the position without it, at half the depth), is searched one ply
         # deeper. When instead another move also beats that margin and the margin is above beta, the node
@@ -335,7 +343,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 and (tt_bound & BOUND_LOWER) and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX):
             singular_beta = tt_score - 2 * depth
             w.singular_excluded[ply] = move
-            score = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False)
+            score = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False, cut_node)
             w.singular_excluded[ply] = 0
             w.pv_len[ply] = 0
             if stopped(w):
@@ -360,28 +368,39 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             extension = 1
         new_depth = depth - 1 + extension
         if searched == 0:
-            score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
+            score = -search(w, -beta, -alpha, new_depth, ply + 1, True, not pv_node and not cut_node)
         else:
-            # Late move reductions for quiet moves (more for those with a poor history, and where the
-            # position is not improving), then a null-window search, re-searched on success.
+            # Late move reductions: every late move but a capture at a PV node is searched shallower
+            # first, the more so the later it comes and the deeper the node; less for a move with a good
+            # history (quiet moves) or at a PV node, more where the position is not improving, at an
+            # expected cut-node and after a capture as the table's move. A null-window search, re-searched
+            # at full depth when it fails high.
             reduction = 0
-            if depth >= 3 and searched >= 3 and not is_capture and not in_check and not gives_check \
-                    and scores[i] < SCORE_KILLER:
+            if depth >= 2 and not (pv_node and is_capture):
                 reduction = LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
                 if pv_node:
                     reduction -= 1
                 if not improving:
                     reduction += 1
-                reduction -= scores[i] // 9000
+                if cut_node:
+                    reduction += 2
+                if tt_move and p.board[move_to(tt_move)] != 0 and not is_capture:
+                    reduction += 1
+                if gives_check or in_check:
+                    reduction -= 1
+                if not is_capture and scores[i] < SCORE_KILLER:
+                    reduction -= scores[i] // 9000
+                elif not is_capture:
+                    reduction -= 1       # a killer or the countermove
                 if reduction > new_depth - 1:
                     reduction = new_depth - 1
                 if reduction < 0:
                     reduction = 0
-            score = -search(w, -alpha - 1, -alpha, new_depth - reduction, ply + 1, True)
+            score = -search(w, -alpha - 1, -alpha, new_depth - reduction, ply + 1, True, True)
             if score > alpha and reduction > 0:
-                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True)
+                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
             if score > alpha and score < beta:
-                score = -search(w, -beta, -alpha, new_depth, ply + 1, True)
+                score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
         unmake_move(p)
         searched += 1
         if stopped(w):
@@ -426,7 +445,7 @@ cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
         alpha = previous - delta
         beta = previous + delta
     while True:
-        score = search(w, alpha, beta, depth, 0, False)
+        score = search(w, alpha, beta, depth, 0, False, False)
         if stopped(w):
             return score
         if score <= alpha:
