@@ -18,6 +18,7 @@ cdef extern from *:
 cdef enum:
     MAX_ROOT_FILTER = 256    # root moves a search can be limited to, or told to leave out
     MAX_QUIETS = 64          # quiet moves of a node remembered for the history malus
+    RESCUE_NODES = 200000    # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
 
 
 cdef struct Shared:
@@ -76,12 +77,13 @@ cdef inline bint stopped(Worker* w) noexcept nogil:
 
 
 cdef void poll(Worker* w) noexcept nogil:
-    """Every 1024 nodes the main worker checks the hard deadline and the node limit."""
+    """Every 1024 nodes the main worker checks the hard deadline and the node limit. They apply to depth 1
+    too: its tree is mostly quiescence, which a few positions blow up into millions of nodes (checks,
+    evasions and captures in long chains), and a search that could not stop there would hang the engine.
+    The searcher has its own way to a move when depth 1 is cut short (Searcher.search)."""
     cdef Shared* sh = w.shared
     if not w.is_main or (w.nodes & 1023) != 0:
         return
-    if w.completed_depth < 1:
-        return           # always finish depth 1, so that there is a move to play
     if (sh.hard_ns and now_ns() >= sh.hard_ns) or (sh.node_limit and w.nodes >= sh.node_limit):
         jj_store_int(&sh.stop, 1)
 

@@ -350,16 +350,21 @@ cdef class Searcher:
             for thread in threads:
                 thread.join()
         if not lines:
-            # Stopped before depth 1 was complete: finish depth 1 without limits.
+            # Stopped before depth 1 was complete: finish depth 1 within RESCUE_NODES (plenty for almost any
+            # position) and no deadline; cut short again, play the best root move it found, else the first.
             sh.stop = 0
             sh.hard_ns = 0
-            sh.node_limit = 0
+            sh.node_limit = w.nodes + RESCUE_NODES
             w.excluded_count = 0
             for code in bans[:MAX_ROOT_FILTER]:
                 w.excluded[w.excluded_count] = code
                 w.excluded_count += 1
+            w.pv_len[0] = 0
+            w.root_best_score = 0
             with nogil:
                 score = search_depth(w, 1, 0)
+            if stopped(w):
+                score = w.root_best_score
             lines = [(score, [w.pv[0][k] for k in range(w.pv_len[0])] or [root_moves[0]])]
             w.completed_depth = 1
         score, pv = lines[0]
