@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Iterator
 
 import pytest
 
@@ -115,21 +116,27 @@ def test_reading_errors_name_the_problem() -> None:
         parse_move(p, "Cj2")
 
 
-def test_sans_read_back_in_random_games() -> None:
-    rng = random.Random(12)
-    checked = 0
-    for _ in range(6):
+def random_game_positions(seed: int, games: int, plies: int) -> Iterator[Position]:
+    """The positions of random games, each yielded before its random move is played."""
+    rng = random.Random(seed)
+    for _ in range(games):
         p = Position()
-        for _ in range(120):
+        for _ in range(plies):
             if p.outcome() is not None:
                 break
-            legal = p.legal_moves()
-            texts = legal_move_texts(p, "san")
-            assert len(set(texts.values())) == len(legal)   # every move has its own text
-            for move in legal:
-                assert parse_move(p, texts[move]) == move
-                checked += 1
-            p.push(rng.choice(legal))
+            yield p
+            p.push(rng.choice(p.legal_moves()))
+
+
+def test_sans_read_back_in_random_games() -> None:
+    checked = 0
+    for p in random_game_positions(seed=12, games=6, plies=120):
+        legal = p.legal_moves()
+        texts = legal_move_texts(p, "san")
+        assert len(set(texts.values())) == len(legal)   # every move has its own text
+        for move in legal:
+            assert parse_move(p, texts[move]) == move
+            checked += 1
     assert checked > 10000
 
 
@@ -144,17 +151,11 @@ def test_piece_moves_agree_with_fairy_stockfish() -> None:
     def xboard_ranks(san: str) -> str:
         return re.sub(r"\d+", lambda m: str(int(m.group()) - 1), san)
 
-    rng = random.Random(5)
     compared = 0
-    for _ in range(1):
-        p = Position()
-        for _ in range(60):
-            if p.outcome() is not None:
-                break
-            fen, board, texts = p.fen(), p.piece_map(), legal_move_texts(p, "san")
-            for move, text in texts.items():
-                if board[move[:2]] not in "Pp":
-                    assert xboard_ranks(sf.get_san("xiangqi", fen, fsf_move(move))) == text, (fen, move)
-                    compared += 1
-            p.push(rng.choice(list(texts)))
+    for p in random_game_positions(seed=5, games=1, plies=60):
+        fen, board, texts = p.fen(), p.piece_map(), legal_move_texts(p, "san")
+        for move, text in texts.items():
+            if board[move[:2]] not in "Pp":
+                assert xboard_ranks(sf.get_san("xiangqi", fen, fsf_move(move))) == text, (fen, move)
+                compared += 1
     assert compared > 1000
