@@ -59,6 +59,7 @@ cdef class Board:
                 raise ValueError("too many pieces of one kind")
         self.pos.side = side
         self.pos.hist[0].key = compute_key(self.pos)
+        self.pos.hist[0].structure_key = compute_structure_key(self.pos)
         self.pos.hist[0].rule60 = rule60
         self.pos.hist[0].in_check = king_attacked(self.pos, side)
 
@@ -89,6 +90,15 @@ cdef class Board:
     def computed_key(self):
         """The Zobrist key recomputed from scratch (for tests)."""
         return compute_key(self.pos)
+
+    def structure_key(self):
+        """The incrementally maintained key of the generals, advisors, elephants and pawns (the correction
+        history's; for tests)."""
+        return self.pos.hist[self.pos.ply].structure_key
+
+    def computed_structure_key(self):
+        """The structure key recomputed from scratch (for tests)."""
+        return compute_structure_key(self.pos)
 
     def piece_at(self, int file, int rank):
         """(side, type) of the piece on a square, or None."""

@@ -28,6 +28,20 @@ cdef int add_piece(Pos* p, int side, int ptype, int sq) noexcept nogil:
     return 0
 
 
+cdef bint IN_STRUCTURE[7]           # the piece types of State.structure_key
+IN_STRUCTURE[:] = [True, True, True, False, False, False, True]
+
+
+cdef uint64_t compute_structure_key(Pos* p) noexcept nogil:
+    """The structure key of the position (State.structure_key), from scratch."""
+    cdef uint64_t key = 0
+    cdef int piece
+    for piece in range(16, 48):
+        if p.square[piece] and IN_STRUCTURE[PIECE_TYPE[piece]]:
+            key ^= ZOBRIST[zobrist_index(piece)][p.square[piece]]
+    return key
+
+
 cdef uint64_t compute_key(Pos* p) noexcept nogil:
     """The Zobrist key of the position, from scratch."""
     cdef uint64_t key = ZOBRIST_SIDE if p.side == BLACK else 0
@@ -39,7 +53,7 @@ cdef uint64_t compute_key(Pos* p) noexcept nogil:
 
 
 cdef inline void make_move(Pos* p, int move) noexcept nogil:
-    """Play a pseudo-legal move: board, piece squares, key and side. The rule counters of the new
+    """Play a pseudo-legal move: board, piece squares, keys and side. The rule counters of the new
     state are not set here (see update_rule_state), which keeps perft and legality tests cheap."""
     cdef int from_sq = move_from(move)
     cdef int to_sq = move_to(move)
@@ -47,10 +61,15 @@ cdef inline void make_move(Pos* p, int move) noexcept nogil:
     cdef int captured = p.board[to_sq]
     cdef State* st = &p.hist[p.ply]
     cdef uint64_t key = st.key ^ ZOBRIST_SIDE
+    cdef uint64_t structure_key = st.structure_key
     cdef int zi = zobrist_index(piece)
     key ^= ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
+    if IN_STRUCTURE[PIECE_TYPE[piece]]:
+        structure_key ^= ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
     if captured:
         key ^= ZOBRIST[zobrist_index(captured)][to_sq]
+        if IN_STRUCTURE[PIECE_TYPE[captured]]:
+            structure_key ^= ZOBRIST[zobrist_index(captured)][to_sq]
         p.square[captured] = 0
     st.move = move
     st.captured = captured
@@ -60,6 +79,7 @@ cdef inline void make_move(Pos* p, int move) noexcept nogil:
     p.side ^= 1
     p.ply += 1
     p.hist[p.ply].key = key
+    p.hist[p.ply].structure_key = structure_key
 
 
 cdef inline void unmake_move(Pos* p) noexcept nogil:

@@ -1,23 +1,24 @@
 # Move ordering: the order in which the search tries the moves of a node, and what it learns from the
 # cutoffs to order the next nodes better (killers per ply, history per piece and square, the
-# countermove of each move, the continuation history of each move after each of the two moves before it).
+# countermove of each move, the continuation history of each move after each of the two moves before it,
+# the capture history of each capture by piece, destination and victim).
 # Good ordering is what makes alpha-beta, null-window searches and late
 # move reductions pay: most cutoffs come from the first move tried.
 #
-# Order: the table move, good captures (most valuable victim, then least valuable attacker), the two
+# Order: the table move, good captures (the victim's value plus the capture's history), the two
 # killers, the countermove, the other quiet moves by history (the move's own plus its continuation
 # history after the previous move and the one before), bad captures last (a negative score).
 
 cdef enum:
     # Ordering scores: bands above every history value (kept within +-HISTORY_MAX).
     SCORE_TABLE_MOVE = 1 << 30
-    SCORE_GOOD_CAPTURE = 1 << 28     # plus MVV-LVA for a good capture; MVV-LVA minus it for a bad one
+    SCORE_GOOD_CAPTURE = 1 << 28     # plus the capture score for a good capture; the capture score minus it for a bad one
     SCORE_KILLER = 1 << 27           # the first killer + 2, the second + 1, the countermove + 0
     HISTORY_MAX = 16384
 
 
-cdef int MVV_VALUE[7]                # rough piece values by type, for MVV-LVA and the bad-capture test
-MVV_VALUE[:] = [50, 2, 2, 4, 9, 5, 1]
+cdef enum:
+    CAPTURE_VALUE_WEIGHT = 12        # a capture's ordering score: this times its victim's SEE_VALUE plus its history
 
 
 cdef enum:
@@ -31,6 +32,8 @@ cdef struct OrderingTables:
     int countermoves[14][BOARD_SIZE]     # the refutation of the previous move, by its piece and destination
     # Quiet move success after an earlier move: [that move's continuation key][this move's key].
     int16_t continuation[CONTINUATION_KEYS][CONTINUATION_KEYS]
+    # Capture success by [zobrist index of the capturer][destination][victim's type].
+    int capture_history[14][BOARD_SIZE][7]
 
 
 cdef inline int continuation_key(Pos* p, int move) noexcept nogil:
@@ -48,14 +51,17 @@ cdef void forget_history(OrderingTables* o) noexcept nogil:
     memset(o.history, 0, sizeof(o.history))
     memset(o.countermoves, 0, sizeof(o.countermoves))
     memset(o.continuation, 0, sizeof(o.continuation))
+    memset(o.capture_history, 0, sizeof(o.capture_history))
 
 
 cdef void age_history(OrderingTables* o) noexcept nogil:
     """Halve the history at the start of a search: what was learnt still counts, but less."""
-    cdef int t, sq
+    cdef int t, sq, v
     for t in range(14):
         for sq in range(BOARD_SIZE):
             o.history[t][sq] //= 2
+            for v in range(7):
+                o.capture_history[t][sq][v] //= 2
     for t in range(CONTINUATION_KEYS):
         for sq in range(CONTINUATION_KEYS):
             o.continuation[t][sq] //= 2
@@ -64,6 +70,11 @@ cdef void age_history(OrderingTables* o) noexcept nogil:
 cdef inline int* history_slot(OrderingTables* o, Pos* p, int move) noexcept nogil:
     """The history entry of a move not yet played."""
     return &o.history[zobrist_index(p.board[move_from(move)])][move_to(move)]
+
+
+cdef inline int* capture_history_slot(OrderingTables* o, Pos* p, int move) noexcept nogil:
+    """The capture history entry of a capture not yet played."""
+    return &o.capture_history[zobrist_index(p.board[move_from(move)])][move_to(move)][PIECE_TYPE[p.board[move_to(move)]]]
 
 
 cdef inline int* countermove_slot(OrderingTables* o, Pos* p) noexcept nogil:
@@ -190,7 +201,7 @@ cdef bint is_bad_capture(Pos* p, int move) noexcept nogil:
 cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int tt_move, int ply,
                       int earlier1, int earlier2) noexcept nogil:
     """Give each move of ml its ordering score (see the order at the top of this file)."""
-    cdef int i, move, victim, attacker
+    cdef int i, move, victim
     cdef int* counter_slot = countermove_slot(o, p)
     cdef int counter = counter_slot[0] if counter_slot != NULL else 0
     for i in range(ml.count):
@@ -199,8 +210,7 @@ cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int 
         if move == tt_move:
             scores[i] = SCORE_TABLE_MOVE
         elif victim:
-            attacker = p.board[move_from(move)]
-            scores[i] = MVV_VALUE[PIECE_TYPE[victim]] * 64 - MVV_VALUE[PIECE_TYPE[attacker]]
+            scores[i] = CAPTURE_VALUE_WEIGHT * SEE_VALUE[PIECE_TYPE[victim]] + capture_history_slot(o, p, move)[0]
             scores[i] += -SCORE_GOOD_CAPTURE if is_bad_capture(p, move) else SCORE_GOOD_CAPTURE
         elif move == o.killers[ply][0]:
             scores[i] = SCORE_KILLER + 2
@@ -224,22 +234,33 @@ cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
     return ml.moves[start]
 
 
+cdef inline int history_bonus(int depth) noexcept nogil:
+    return (depth * depth + 2 * depth if depth < 17 else 320) * 32
+
+
 cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move, int* tried,
-                       int n_tried, int earlier1, int earlier2) noexcept nogil:
-    """A quiet move refuted the node: it becomes the killer of this ply and the countermove of the
-    previous move, and gains history; the quiet moves tried before it (`tried`) lose as much."""
+                       int n_tried, int* captures, int n_captures, int earlier1, int earlier2) noexcept nogil:
+    """A move refuted the node. A capture gains capture history. A quiet move becomes the killer of this
+    ply and the countermove of the previous move, and gains history; the quiet moves tried before it
+    (`tried`) lose as much. Either way the captures tried before it (`captures`) lose capture history."""
     cdef int i
-    cdef int* counter_slot = countermove_slot(o, p)
-    cdef int bonus = depth * depth + 2 * depth if depth < 17 else 320
+    cdef int* counter_slot
+    cdef int bonus = history_bonus(depth)
+    for i in range(n_captures):
+        update_history(capture_history_slot(o, p, captures[i]), -bonus)
+    if p.board[move_to(move)] != 0:
+        update_history(capture_history_slot(o, p, move), bonus)
+        return
+    counter_slot = countermove_slot(o, p)
     if o.killers[ply][0] != move:
         o.killers[ply][1] = o.killers[ply][0]
         o.killers[ply][0] = move
     if counter_slot != NULL:
         counter_slot[0] = move
-    update_history(history_slot(o, p, move), bonus * 32)
-    update_continuation(o, earlier1, continuation_key(p, move), bonus * 32)
-    update_continuation(o, earlier2, continuation_key(p, move), bonus * 32)
+    update_history(history_slot(o, p, move), bonus)
+    update_continuation(o, earlier1, continuation_key(p, move), bonus)
+    update_continuation(o, earlier2, continuation_key(p, move), bonus)
     for i in range(n_tried):
-        update_history(history_slot(o, p, tried[i]), -bonus * 32)
-        update_continuation(o, earlier1, continuation_key(p, tried[i]), -bonus * 32)
-        update_continuation(o, earlier2, continuation_key(p, tried[i]), -bonus * 32)
+        update_history(history_slot(o, p, tried[i]), -bonus)
+        update_continuation(o, earlier1, continuation_key(p, tried[i]), -bonus)
+        update_continuation(o, earlier2, continuation_key(p, tried[i]), -bonus)

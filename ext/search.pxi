@@ -18,7 +18,11 @@ cdef extern from *:
 cdef enum:
     MAX_ROOT_FILTER = 256    # root moves a search can be limited to, or told to leave out
     MAX_QUIETS = 64          # quiet moves of a node remembered for the history malus
+    PROBCUT_MARGIN = 200             # ProbCut's margin above beta (less where the evaluation is improving)
+    PROBCUT_MARGIN_IMPROVING = 70
     RESCUE_NODES = 200000    # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
+    QS_FUTILITY_MARGIN = 150 # quiescence: a capture is futile when even this more than its victim stays below alpha
+    QS_QUIET_EVASIONS = 2    # quiescence: quiet evasions tried once one evasion has kept off the mate
 
 
 cdef struct Shared:
@@ -39,6 +43,7 @@ cdef struct Worker:
     uint64_t nodes
     int seldepth
     OrderingTables ordering
+    CorrectionHistory correction
     int static_evals[MAX_PLY + 2]
     int continuations[MAX_PLY + 2]   # the continuation key of the move made at each ply (movepick.pxi)
     int singular_excluded[MAX_PLY + 2]  # the move a singular-extension search leaves out at a ply (0: none)
@@ -50,6 +55,7 @@ cdef struct Worker:
     int excluded[MAX_ROOT_FILTER]
     int excluded_count
     int completed_depth
+    int root_depth           # the depth of the iteration being searched
     int root_best_score      # the score of w.pv[0], the best root move found so far in this iteration
     bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
     NnueNetwork net          # the network of this search (a copy of the loaded one's struct; nnue.pxi)
@@ -152,12 +158,20 @@ cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
 
 
 cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
-    """Quiescence: captures that do not lose material (all evasions when in check), with stand pat."""
+    """Quiescence: captures that do not lose material (all evasions when in check), with stand pat.
+
+    Captures that cannot bring the score up to alpha even with a margin (futility) are skipped unless
+    they give check; once an evasion has been found that is not mated, at most QS_QUIET_EVASIONS quiet
+    evasions more are tried: long chains of checks and evasions are what blows quiescence up. The result
+    goes into the table at depth 0, where it never replaces a deeper result of the same search (of this
+    position or another)."""
     cdef Pos* p = &w.pos
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
-    cdef int i, move, score, best, tt_move = 0
+    cdef int i, move, score, best, tt_move = 0, best_move = 0, futility_base = -VALUE_INF, victim
+    cdef int original_alpha = alpha, quiet_evasions = 0
     cdef bint in_check = p.hist[p.ply].in_check
+    cdef uint64_t key = p.hist[p.ply].key
     cdef TTEntry* tte
     w.nodes += 1
     w.pv_len[ply] = 0            # quiescence moves are not part of the principal variation
@@ -168,8 +182,12 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         w.seldepth = ply
     if ply >= MAX_PLY:
         return evaluate_node(w, ply)
+    # The rules, where a cycle can close: a line of quiescence can repeat only through checks (an
+    # evasion that gives check in turn, as the cannons' screens allow), every other move is a capture.
+    if in_check and rules_end(w, ply, &score):
+        return score
     # The table: any stored result is at least as deep as quiescence.
-    tte = tt_probe(&w.shared.tt, p.hist[p.ply].key)
+    tte = tt_probe(&w.shared.tt, key)
     if tte != NULL:
         tt_move = tte.move
         score = score_from_tt(tte.score, ply)
@@ -184,21 +202,34 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     else:
         if not has_big_pieces(p, p.side) and not has_legal_move(p):
             return mated_in(ply)      # stalemate (see search)
-        best = evaluate_node(w, ply)
+        best = corrected_eval(&w.correction, p, evaluate_node(w, ply))
         if best >= beta:
             return best
         if best > alpha:
             alpha = best
+        futility_base = best + QS_FUTILITY_MARGIN
         gen_legal_captures(p, &ml)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
-        if not in_check and scores[i] < 0:
+        victim = p.board[move_to(move)]
+        if in_check:
+            if victim == 0 and best > -VALUE_MATE_IN_MAX:
+                if quiet_evasions >= QS_QUIET_EVASIONS:
+                    continue
+                quiet_evasions += 1
+        elif scores[i] < 0:
             break        # the bad captures come last
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
+        if not in_check and not p.hist[p.ply].in_check \
+                and futility_base + SEE_VALUE[PIECE_TYPE[victim]] <= alpha:
+            unmake_move(p)
+            if futility_base + SEE_VALUE[PIECE_TYPE[victim]] > best:
+                best = futility_base + SEE_VALUE[PIECE_TYPE[victim]]
+            continue
         score = -qsearch(w, -beta, -alpha, ply + 1)
         unmake_move(p)
         if stopped(w):
@@ -207,8 +238,13 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
             best = score
             if score > alpha:
                 alpha = score
+                best_move = move
                 if score >= beta:
                     break
+    tte = &w.shared.tt.entries[key & w.shared.tt.mask]
+    if tte.depth <= 0 or tte.generation != w.shared.tt.generation:
+        tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move, 0,
+                 BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best
 
 
@@ -220,13 +256,14 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
     cdef int quiets[MAX_QUIETS]
+    cdef int captures[MAX_QUIETS]
     cdef bint pv_node = beta - alpha > 1
     cdef bint in_check, gives_check, is_capture, improving, prune
     cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
-    cdef int n_quiets = 0, history, lmr_depth
+    cdef int n_quiets = 0, n_captures = 0, history, lmr_depth
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
-    cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta
+    cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta, probcut_beta
     cdef uint64_t key
     cdef TTEntry* tte
 
@@ -276,7 +313,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # below would miss: look first. Elsewhere a stalemate is too rare to pay for the test.
     if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
         return mated_in(ply)
-    static_eval = evaluate_node(w, ply) if not in_check else -VALUE_INF
+    static_eval = corrected_eval(&w.correction, p, evaluate_node(w, ply)) if not in_check else -VALUE_INF
     w.static_evals[ply] = static_eval
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
@@ -298,7 +335,35 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             if score >= beta:
                 return beta if score >= VALUE_MATE_IN_MAX else score
 
-    # Step 6. Moves. No legal move loses, in check or not. Without a table move to try first, a deep
+    # Step 6. ProbCut: a good capture whose quiescence, then a search 4 plies shallower, beats beta by a
+    # margin is taken as proof that the full-depth search would fail high too. Not when the table
+    # already says that a search nearly as deep stays below the margin.
+    probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_MARGIN_IMPROVING * improving
+    if (not pv_node and not in_check and not excluded and depth >= 5 and beta > -VALUE_MATE_IN_MAX
+            and beta < VALUE_MATE_IN_MAX and not (tt_bound and tt_depth >= depth - 3 and tt_score < probcut_beta)):
+        gen_legal_captures(p, &ml)
+        score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
+        for i in range(ml.count):
+            move = pick_move(&ml, scores, i)
+            if scores[i] < 0:
+                break        # the bad captures come last
+            if see(p, move) < probcut_beta - static_eval:
+                continue
+            w.continuations[ply] = continuation_key(p, move)
+            note_move(&w.acc, ply + 1, p, move)
+            make_move(p, move)
+            update_rule_state(p)
+            score = -qsearch(w, -probcut_beta, -probcut_beta + 1, ply + 1)
+            if score >= probcut_beta:
+                score = -search(w, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, True, not cut_node)
+            unmake_move(p)
+            if stopped(w):
+                return 0
+            if score >= probcut_beta:
+                tt_store(&w.shared.tt, key, score_to_tt(score, ply), move, depth - 3, BOUND_LOWER)
+                return score - (probcut_beta - beta) if score < VALUE_MATE_IN_MAX else score
+
+    # Step 7. Moves. No legal move loses, in check or not. Without a table move to try first, a deep
     # node is searched one ply shallower (internal iterative reduction).
     if depth >= 6 and tt_move == 0 and not in_check:
         depth -= 1
@@ -309,7 +374,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         return mated_in(ply)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
 
-    # Step 7. The move loop.
+    # Step 8. The move loop.
     best = -VALUE_INF
     best_move = 0
     for i in range(ml.count):
@@ -340,8 +405,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         # deeper. When instead another move also beats that margin and the margin is above beta, the node
         # fails high on two moves (multi-cut); when the table's score is above beta, the table's move
         # is searched shallower (it is likely to fail high anyway, and another move will do).
+        # No extension beyond twice the iteration's depth: a line of checks and evasions that never
+        # repeats would otherwise go on to MAX_PLY.
         extension = 0
-        if (move == tt_move and ply > 0 and not excluded and depth >= 8 and tt_depth >= depth - 3
+        if (move == tt_move and ply > 0 and ply < 2 * w.root_depth and not excluded and depth >= 8 and tt_depth >= depth - 3
                 and (tt_bound & BOUND_LOWER) and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX):
             singular_beta = tt_score - 2 * depth
             w.singular_excluded[ply] = move
@@ -366,7 +433,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             searched += 1
             continue
         # Check extension (unless the move is extended already).
-        if extension == 0 and gives_check and ply < 2 * depth + 8:
+        if extension == 0 and gives_check and ply < 2 * w.root_depth:
             extension = 1
         new_depth = depth - 1 + extension
         if searched == 0:
@@ -423,14 +490,26 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if not is_capture and n_quiets < MAX_QUIETS:
             quiets[n_quiets] = move
             n_quiets += 1
+        elif is_capture and n_captures < MAX_QUIETS:
+            captures[n_captures] = move
+            n_captures += 1
 
-    # Step 8. A quiet move that refuted the node becomes a killer and countermove and gains history;
-    # the quiet moves tried before it lose history.
-    if best >= beta and best_move and p.board[move_to(best_move)] == 0:
-        reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, earlier_move(w, ply, 1),
-                      earlier_move(w, ply, 2))
+    # Step 9. The move that refuted the node gains history (a quiet one also becomes a killer and
+    # countermove); the moves tried before it lose history (the captures always, the quiet moves
+    # when it is quiet).
+    if best >= beta and best_move:
+        reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, captures, n_captures,
+                      earlier_move(w, ply, 1), earlier_move(w, ply, 2))
 
-    # Step 9. Store the result; a singular-extension search's (without a move) has nothing to store, and
+    # Step 10. What the search found teaches the correction history, where the bound says which way the
+    # evaluation erred: not after a capture (the evaluation of a quiet position is what is corrected), not
+    # a fail-high below the static evaluation or a fail-low above it, not a mate.
+    if (not in_check and not excluded and (best_move == 0 or p.board[move_to(best_move)] == 0)
+            and not (best >= beta and best <= static_eval) and not (best_move == 0 and best >= static_eval)
+            and best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX):
+        learn_correction(&w.correction, p, best - static_eval, depth)
+
+    # Step 11. Store the result; a singular-extension search's (without a move) has nothing to store, and
     # when it searched no move (the left-out move was the only one) its bound is alpha's.
     if excluded:
         return best if searched > 0 else alpha
@@ -443,6 +522,7 @@ cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
     """One iteration at the root, with an aspiration window around the previous score."""
     cdef int delta = 25
     cdef int alpha = -VALUE_INF, beta = VALUE_INF, score
+    w.root_depth = depth
     if depth >= 4 and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
         alpha = previous - delta
         beta = previous + delta

@@ -155,8 +155,10 @@ cdef class Searcher:
         # order, and its first cutoffs replace them.
         clear_killers(&self.main.ordering)
         forget_history(&self.main.ordering)
+        memset(&self.main.correction, 0, sizeof(CorrectionHistory))
         for i in range(self.n_helpers):
             forget_history(&self.helpers[i].ordering)
+            memset(&self.helpers[i].correction, 0, sizeof(CorrectionHistory))
 
     @property
     def use_nnue(self):

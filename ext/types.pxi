@@ -60,6 +60,7 @@ cdef struct State:
     # What is known about one position of the record. hist[ply] is the current position; the move that
     # was played from hist[k] is hist[k].move, and it captured hist[k].captured (a piece id, 0 for none).
     uint64_t key
+    uint64_t structure_key    # the Zobrist key of the generals, advisors, elephants and pawns alone
     uint16_t move
     uint8_t captured
     uint8_t in_check          # the side to move here is in check

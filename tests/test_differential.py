@@ -597,7 +597,7 @@ def test_fsf_binary_every_position(corpus: Corpus, fsf: FairyStockfish) -> None:
 # Zobrist keys
 # ----------------------------------------------------------------------------------------------
 def test_zobrist_incremental_matches_scratch() -> None:
-    """After random push/pop sequences the incremental key equals the key computed from scratch, pop restores
+    """After random push/pop sequences the incremental key (and structure key) equals the key computed from scratch, pop restores
     the previous key, and a position reached by moves has the key of the same position set up from its FEN."""
     rng = random.Random(11)
     fens = [START_FEN] + epd_fens()[:12] + [fen for _, fen in random_fens(99)[0][::25]]
@@ -618,6 +618,8 @@ def test_zobrist_incremental_matches_scratch() -> None:
             else:
                 break
             assert position.key == position.kernel_board.computed_key(), f"{position.fen()} after {position.move_stack}"
+            kernel = position.kernel_board
+            assert kernel.structure_key() == kernel.computed_structure_key(), f"{position.fen()} after {position.move_stack}"
             checked += 1
             if rng.random() < 0.1:
                 assert position.key == Position(position.fen()).key, f"{position.fen()} after {position.move_stack}"

@@ -1,0 +1,42 @@
+# Correction history: how far the static evaluation turned out to be from the search's result, learnt
+# for each structure (where the generals, advisors, elephants and pawns stand: the pieces that move
+# seldom) and side to move, and added to the static evaluation of later nodes with the same structure.
+# An evaluation that misjudges a kind of position is thus corrected by what the search has found there
+# (Stockfish's pawn correction history, with the defenders added to the pawns).
+
+cdef enum:
+    CORRECTION_SIZE = 16384          # entries per side (a power of two)
+    CORRECTION_LIMIT = 1024          # the bound of an entry
+    CORRECTION_GRAIN = 10            # an entry / this = its correction in evaluation units (so at most ~100)
+
+
+cdef struct CorrectionHistory:
+    int16_t table[2][CORRECTION_SIZE]
+
+
+cdef inline int16_t* correction_slot(CorrectionHistory* c, Pos* p) noexcept nogil:
+    return &c.table[p.side][p.hist[p.ply].structure_key & (CORRECTION_SIZE - 1)]
+
+
+cdef inline int corrected_eval(CorrectionHistory* c, Pos* p, int value) noexcept nogil:
+    """A static evaluation of the current position with its structure's correction added."""
+    value += correction_slot(c, p)[0] // CORRECTION_GRAIN
+    if value >= VALUE_MATE_IN_MAX:
+        return VALUE_MATE_IN_MAX - 1
+    if value <= -VALUE_MATE_IN_MAX:
+        return -VALUE_MATE_IN_MAX + 1
+    return value
+
+
+cdef inline void learn_correction(CorrectionHistory* c, Pos* p, int error, int depth) noexcept nogil:
+    """A search of `depth` found the current position `error` units better than its corrected static
+    evaluation: move the structure's entry that way, the more the deeper the search."""
+    cdef int bonus = error * depth // 8
+    cdef int16_t* slot = correction_slot(c, p)
+    cdef int entry = slot[0]
+    if bonus > CORRECTION_LIMIT // 4:
+        bonus = CORRECTION_LIMIT // 4
+    elif bonus < -CORRECTION_LIMIT // 4:
+        bonus = -CORRECTION_LIMIT // 4
+    entry += bonus - entry * (bonus if bonus > 0 else -bonus) // CORRECTION_LIMIT
+    slot[0] = <int16_t>entry
