@@ -1,8 +1,9 @@
 # The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
-# quiescence, null move, late move reductions, check extension, mate distance pruning, and the rules
-# (repetition rulings, the natural limit) applied at every node. Several workers may search the same
-# root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its moves with its own
-# killers and history (movepick.pxi).
+# quiescence, null move, ProbCut, late move reductions, check and singular extensions, mate distance
+# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Several workers
+# may search the same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its
+# moves with its own killers and histories (movepick.pxi) and corrects its static evaluations with its
+# own correction history (correction.pxi).
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.math cimport log
@@ -16,13 +17,13 @@ cdef extern from *:
     void jj_store_int(int* p, int v) nogil
 
 cdef enum:
-    MAX_ROOT_FILTER = 256    # root moves a search can be limited to, or told to leave out
-    MAX_QUIETS = 64          # quiet moves of a node remembered for the history malus
-    PROBCUT_MARGIN = 200             # ProbCut's margin above beta (less where the evaluation is improving)
+    MAX_ROOT_FILTER = 256         # root moves a search can be limited to, or told to leave out
+    MAX_QUIETS = 64               # quiet moves (and, apart, captures) of a node remembered for the history malus
+    RESCUE_NODES = 200000         # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
+    PROBCUT_MARGIN = 200          # ProbCut's margin above beta, this much less where the evaluation is improving:
     PROBCUT_MARGIN_IMPROVING = 70
-    RESCUE_NODES = 200000    # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
-    QS_FUTILITY_MARGIN = 150 # quiescence: a capture is futile when even this more than its victim stays below alpha
-    QS_QUIET_EVASIONS = 2    # quiescence: quiet evasions tried once one evasion has kept off the mate
+    QS_FUTILITY_MARGIN = 150      # quiescence: a capture is futile when even this more than its victim stays below alpha
+    QS_QUIET_EVASIONS = 2         # quiescence: quiet evasions tried once one evasion has kept off the mate
 
 
 cdef struct Shared:
