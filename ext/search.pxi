@@ -170,7 +170,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef MoveList ml
     cdef int scores[MAX_MOVES]
     cdef int i, move, score, best, tt_move = 0, best_move = 0, futility_base = -VALUE_INF, victim
-    cdef int original_alpha = alpha, quiet_evasions = 0
+    cdef int original_alpha = alpha, quiet_evasions = 0, futility_value
     cdef bint in_check = p.hist[p.ply].in_check
     cdef uint64_t key = p.hist[p.ply].key
     cdef TTEntry* tte
@@ -225,11 +225,11 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
         update_rule_state(p)
-        if not in_check and not p.hist[p.ply].in_check \
-                and futility_base + SEE_VALUE[PIECE_TYPE[victim]] <= alpha:
+        futility_value = futility_base + SEE_VALUE[PIECE_TYPE[victim]]
+        if not in_check and not p.hist[p.ply].in_check and futility_value <= alpha:
             unmake_move(p)
-            if futility_base + SEE_VALUE[PIECE_TYPE[victim]] > best:
-                best = futility_base + SEE_VALUE[PIECE_TYPE[victim]]
+            if futility_value > best:
+                best = futility_value
             continue
         score = -qsearch(w, -beta, -alpha, ply + 1)
         unmake_move(p)
@@ -242,10 +242,8 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
                 best_move = move
                 if score >= beta:
                     break
-    tte = &w.shared.tt.entries[key & w.shared.tt.mask]
-    if tte.depth <= 0 or tte.generation != w.shared.tt.generation:
-        tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move, 0,
-                 BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
+    tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move, 0,
+             BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best
 
 

@@ -77,9 +77,12 @@ cdef inline TTEntry* tt_probe(TranspositionTable* tt, uint64_t key) noexcept nog
 
 cdef void tt_store(TranspositionTable* tt, uint64_t key, int score, int move, int depth,
                    int bound) noexcept nogil:
-    """Replace the slot unless it holds a deeper result for the same position from this search. A
-    result without a move keeps the move already stored for the position."""
+    """Replace the slot unless it holds a deeper result for the same position from this search, or,
+    for a quiescence result (depth 0), a search result of any position from this search. A result
+    without a move keeps the move already stored for the position."""
     cdef TTEntry* e = &tt.entries[key & tt.mask]
+    if depth <= 0 and e.depth > 0 and e.generation == tt.generation:
+        return
     if e.key == key and e.generation == tt.generation and e.depth > depth and bound != BOUND_EXACT:
         return
     if move == 0 and e.key == key:
