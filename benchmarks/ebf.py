@@ -5,8 +5,9 @@ positions (engine/server/bench.py), through UCI, one thread each, a fresh game (
     python benchmarks/ebf.py --movetime 1000 --engine jiangjun=jiangjun --engine pikafish=$PIKAFISH
 
 With --depth every engine searches each position to that depth (`go depth D`); the table gives, per depth,
-the nodes summed over the positions at the end of that iteration, and the effective branching factor,
-the geometric mean of nodes(d) / nodes(d - 1) over the positions. With --movetime each engine searches each
+the nodes summed over the positions at the end of that iteration, and the effective branching factor
+(nodes(d) / nodes(d - 2)) ** (1/2), whose two-ply span cancels the odd/even oscillation, as a geometric mean
+over the positions (node counts are heavy-tailed). With --movetime each engine searches each
 position for that long (`go movetime T`) and the table gives the depth, selective depth and nodes reached,
 and the speed. Node counts at a fixed depth do not depend on the machine's load (one thread is
 deterministic); times do: measure those on an idle machine.
@@ -108,7 +109,7 @@ def depth_table(results: dict[str, list[dict[int, dict]]], depth: int) -> str:
             done = [p[d]["nodes"] for p in results[n] if d in p]
             row.append(str(sum(done)) if len(done) == len(results[n]) else "-")
         for n in names:
-            ratios = [p[d]["nodes"] / p[d - 1]["nodes"] for p in results[n] if d in p and d - 1 in p]
+            ratios = [(p[d]["nodes"] / p[d - 2]["nodes"]) ** 0.5 for p in results[n] if d in p and d - 2 in p]
             ebf = geometric_mean(ratios)
             row.append(f"{ebf:.2f}" if ebf else "-")
         for n in names:
