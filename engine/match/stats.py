@@ -6,6 +6,12 @@ fishtest for game (trinomial) results with logistic Elo bounds: the log-likeliho
 maximum-likelihood win/draw/loss distributions whose expected scores correspond to ``elo1`` and
 ``elo0`` (M. Van den Bergh, "Comments on Normalized Elo", proposition 1.1).
 
+Games played in pairs with the colours swapped (``-repeat``) are judged with the **pentanomial** model, as
+fastchess and fishtest do: the unit is the pair, scored 0, 0.5, 1, 1.5 or 2 points, and the five counts
+(:class:`PairCounts`) carry the correlation between the two games of a pair (one opening, both colours)
+that the trinomial model ignores, so its margin is honest, usually narrower.  :func:`pair_elo_difference`
+and :meth:`Sprt.llr_pairs` are the pentanomial forms of :func:`elo_difference` and :meth:`Sprt.llr`.
+
 Counts are win/draw/loss from the point of view of the first engine.  With no games, the score is
 0.5, the Elo difference 0 with an infinite margin, the LOS 0.5 and the LLR 0.  A score of 0 % or
 100 % gives an Elo difference of -inf or +inf, and a margin reaching past 0 % or 100 % is inf.
@@ -22,6 +28,8 @@ __all__ = [
     "elo_difference",
     "likelihood_of_superiority",
     "draw_ratio",
+    "PairCounts",
+    "pair_elo_difference",
     "Sprt",
     "format_summary",
 ]
@@ -91,6 +99,67 @@ def draw_ratio(wins: float, draws: float, losses: float) -> float:
     return draws / games if games else 0.0
 
 
+#: The score of a game pair, as a fraction of its two points, for each of the five counts of PairCounts.
+_PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+class PairCounts(tuple):
+    """The pentanomial counts of game pairs: how many pairs the first engine scored 0, 0.5, 1, 1.5 and 2
+    points in (LL, LD, DD or WL, WD, WW), from the first engine's point of view."""
+
+    def __new__(cls, *counts: int) -> "PairCounts":
+        if len(counts) == 1 and not isinstance(counts[0], (int, float)):
+            counts = tuple(counts[0])
+        if len(counts) != 5:
+            raise ValueError(f"pentanomial counts are five numbers (pairs scoring 0, 0.5, 1, 1.5, 2), "
+                             f"not {len(counts)}")
+        return super().__new__(cls, _counts(*counts))
+
+    @classmethod
+    def of_scores(cls, pair_points: Sequence[float]) -> "PairCounts":
+        """The counts of these pair scores (each 0, 0.5, 1, 1.5 or 2 points)."""
+        counts = [0] * 5
+        for points in pair_points:
+            counts[_pair_index(points)] += 1
+        return cls(*counts)
+
+    @property
+    def pairs(self) -> float:
+        return sum(self)
+
+    def add(self, points: float) -> "PairCounts":
+        """These counts with one more pair that scored `points`."""
+        counts = list(self)
+        counts[_pair_index(points)] += 1
+        return PairCounts(*counts)
+
+    def __repr__(self) -> str:
+        return "PairCounts(%s)" % ", ".join(f"{c:g}" for c in self)
+
+
+def _pair_index(points: float) -> int:
+    """The index in PairCounts of a pair that scored `points`."""
+    if points not in (0, 0.5, 1, 1.5, 2):
+        raise ValueError(f"a game pair scores 0, 0.5, 1, 1.5 or 2 points, not {points!r}")
+    return int(points * 2)
+
+
+def pair_elo_difference(counts: PairCounts) -> Tuple[float, float]:
+    """(Elo difference, 95 % error margin) of game pairs: the logistic Elo of the mean pair score, and the
+    half-width of the Elo interval for that mean +/- 1.96 standard errors of the pentanomial
+    distribution (fastchess's pentanomial Elo)."""
+    pairs = counts.pairs
+    if not pairs:
+        return 0.0, math.inf
+    mu = sum(c * a for c, a in zip(counts, _PAIR_SCORES)) / pairs
+    if mu <= 0 or mu >= 1:
+        return _elo(mu), math.inf
+    variance = sum(c * (a - mu) ** 2 for c, a in zip(counts, _PAIR_SCORES)) / pairs
+    stdev = math.sqrt(variance / pairs)
+    low, high = _elo(mu - _Z975 * stdev), _elo(mu + _Z975 * stdev)
+    return _elo(mu), (high - low) / 2
+
+
 class Sprt:
     """A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1 (logistic Elo).
 
@@ -120,19 +189,37 @@ class Sprt:
 
     def llr(self, wins: float, draws: float, losses: float) -> float:
         """The GSPRT log-likelihood ratio of H1 against H0 for these results (0 with no games)."""
-        wins, draws, losses = _counts(wins, draws, losses)
-        if wins + draws + losses == 0:
+        return self._llr((0.0, 0.5, 1.0), _counts(losses, draws, wins))
+
+    def llr_pairs(self, counts: PairCounts) -> float:
+        """The GSPRT log-likelihood ratio of H1 against H0 for game pairs (the pentanomial model: the pair
+        is the unit, its score a fraction of two points; 0 with no pairs)."""
+        return self._llr(_PAIR_SCORES, tuple(counts))
+
+    def _llr(self, scores: Sequence[float], counts: Sequence[float]) -> float:
+        """The log-likelihood ratio of the multinomial `counts` over `scores` (a game's or a pair's score
+        as a fraction of its points): the empirical distribution's likelihood under the maximum-likelihood
+        distributions of mean score s1 and s0."""
+        if sum(counts) == 0:
             return 0.0
-        counts = [c if c > 0 else self._REGULARIZE for c in (losses, draws, wins)]
+        counts = [c if c > 0 else self._REGULARIZE for c in counts]
         total = sum(counts)
         probs = [c / total for c in counts]
-        p0 = _mle((0.0, 0.5, 1.0), probs, self._s0)
-        p1 = _mle((0.0, 0.5, 1.0), probs, self._s1)
+        p0 = _mle(scores, probs, self._s0)
+        p1 = _mle(scores, probs, self._s1)
         return total * sum(p * (math.log(a) - math.log(b)) for p, a, b in zip(probs, p1, p0))
 
     def status(self, wins: float, draws: float, losses: float) -> Optional[str]:
         """``"H1 accepted"``, ``"H0 accepted"``, or None to play on."""
-        llr = self.llr(wins, draws, losses)
+        return self.verdict(self.llr(wins, draws, losses))
+
+    def status_pairs(self, counts: PairCounts) -> Optional[str]:
+        """The verdict on game pairs (pentanomial): ``"H1 accepted"``, ``"H0 accepted"`` or None."""
+        return self.verdict(self.llr_pairs(counts))
+
+    def verdict(self, llr: float) -> Optional[str]:
+        """``"H1 accepted"`` at or above the upper bound, ``"H0 accepted"`` at or below the lower one, else
+        None."""
         if llr >= self.upper:
             return "H1 accepted"
         if llr <= self.lower:
