@@ -179,15 +179,15 @@ class InProcessBackend(Backend):
     from one position to the next, which helps when the positions follow one another in a game."""
 
     def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
-        from .. import __version__
         from ..server.engine import Engine, EngineOptions
+        from ..version import ENGINE_NAME
 
         try:
             # An analysis searches every position: no book moves.
             self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads, own_book=False))
         except MemoryError:
             raise AnalyzeError(f"cannot allocate a {hash_mb} MB hash table; try a smaller --hash") from None
-        self.name = f"jiangjun {__version__}"
+        self.name = ENGINE_NAME
         self.description = f"{self.name} (in-process, {threads} thread{'s' if threads != 1 else ''}, " \
                            f"{hash_mb} MB hash)"
 

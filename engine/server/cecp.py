@@ -50,7 +50,8 @@ from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
 from .limits import SearchLimits
 from .options import Option, OptionError
 from .session import BaseSession, Post, Say
-from .uci import ENGINE_NAME, apply_option, uci_options
+from .uci import apply_option, uci_options
+from ..version import ENGINE_NAME
 
 #: The UCI options offered to XBoard as `feature option=`. Hash, Threads and Ponder are XBoard's own
 #: `memory`, `cores` and `hard`/`easy`; xiangqi is the only variant.

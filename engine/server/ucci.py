@@ -21,7 +21,8 @@ from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
-from .uci import AUTHOR, ENGINE_NAME
+from .uci import AUTHOR
+from ..version import ENGINE_NAME
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
 _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")

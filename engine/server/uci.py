@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from .. import __version__, book, nets
+from .. import book, nets
 from ..position import Color
 from ..score import Score
 from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
@@ -20,8 +20,8 @@ from .limits import SearchLimits
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
+from ..version import ENGINE_NAME
 
-ENGINE_NAME = f"jiangjun {__version__}"
 AUTHOR = "the jiangjun developers"
 
 #: `go` keywords followed by a whole number of ms (clock fields) or a count.
