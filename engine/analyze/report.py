@@ -14,7 +14,8 @@ from ..fen import START_FEN
 from ..pgn.game import player_name
 from ..position import Color, Position
 from ..score import Score
-from .backend import Analysis, Line
+from ..search_types import PvLine
+from .backend import Analysis
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
 
@@ -125,7 +126,7 @@ def outcome_text(analysis: Analysis, position: Position) -> str:
     return f"the game is over: {_SIDE_NAMES[outcome.winner]} wins by {reason}"
 
 
-def line_text(position: Position, line: Line, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
+def line_text(position: Position, line: PvLine, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
     """``depth 8   +35  1. 炮二平五 马8进7 ...`` (with ``line 2`` in front when several lines are shown)."""
     score = style.score(line.score, position.turn).text()
     pv = line.pv if pv_moves is None else line.pv[:pv_moves]
@@ -135,7 +136,7 @@ def line_text(position: Position, line: Line, style: Style, multipv: int, pv_mov
     return (f"line {line.multipv}  " if multipv > 1 else "") + text
 
 
-def position_lines(position: Position, lines: Sequence[Line], style: Style, multipv: int) -> List[str]:
+def position_lines(position: Position, lines: Sequence[PvLine], style: Style, multipv: int) -> List[str]:
     return [line_text(position, line, style, multipv) for line in lines]
 
 
@@ -262,7 +263,7 @@ class GameTable:
             text += f"; best ({best_score}) {shown}{' …' if len(line.pv) > self.pv_moves else ''}"
         return text
 
-    def status(self, game: GameAnalysis, ply: int, lines: Sequence[Line]) -> str:
+    def status(self, game: GameAnalysis, ply: int, lines: Sequence[PvLine]) -> str:
         """The live line while the position after `ply` moves is being searched."""
         total = len(game.moves)
         where = "start position" if ply == 0 else f"after {self.labels[ply - 1]} {self.texts[ply - 1]}"

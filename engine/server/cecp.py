@@ -46,8 +46,8 @@ from .cecp_codec import (
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
 )
 from .commands import CommandError, parse_int, quote
-from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
-from .limits import SearchLimits
+from .engine import MAX_THREADS, Engine, max_hash_mb
+from ..search_types import PvLine, SearchLimits, SearchResult
 from .options import Option, OptionError
 from .session import BaseSession, Post, Say
 from .uci import apply_option, uci_options
@@ -73,7 +73,7 @@ class _Search:
     predicted: Optional[str] = None
     cancelled: bool = False
     started: float = field(default_factory=time.monotonic)
-    last_info: Optional[SearchInfo] = None
+    last_info: Optional[PvLine] = None
 
 
 class CecpSession(BaseSession):
@@ -194,7 +194,7 @@ class CecpSession(BaseSession):
         search = _Search(kind, predicted=predicted)
         self.engine.set_position(self.game.starting_fen, [*self.game.move_stack, *moves])
 
-        def on_info(info: SearchInfo) -> None:
+        def on_info(info: PvLine) -> None:
             if search.cancelled:
                 return
             search.last_info = info
