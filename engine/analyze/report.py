@@ -21,7 +21,6 @@ from .moves import line_texts, move_text, numbered_line, ply_label
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-_SIDE_NAMES = {Color.RED: "Red", Color.BLACK: "Black"}
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ def outcome_text(analysis: Analysis, position: Position) -> str:
     reason = outcome.reason.replace("_", " ")
     if outcome.winner is None:
         return f"the game is over: draw by {reason}"
-    return f"the game is over: {_SIDE_NAMES[outcome.winner]} wins by {reason}"
+    return f"the game is over: {outcome.winner.label} wins by {reason}"
 
 
 def line_text(position: Position, line: PvLine, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
@@ -160,7 +159,7 @@ def position_summary(position: Position, analysis: Analysis, style: Style) -> Li
 
 def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
     return [
-        f"position  {position.fen()} ({_SIDE_NAMES[position.turn]} to move)",
+        f"position  {position.fen()} ({position.turn.label} to move)",
         f"engine    {engine}; {limits}",
         f"scores    {style.pov_phrase()}, mates as #N (mates in N) and -#N (is mated in N)",
     ]
@@ -282,7 +281,7 @@ def summary_lines(game: GameAnalysis, headers: Dict[str, str]) -> List[str]:
             f"{'blunders':>10}"]
     for color, side in game.summary.items():
         name = player_name(headers, color)
-        rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.book_moves:>6}{side.best_moves:>6}"
+        rows.append(f"{color.label:8}{side.moves:>6}{side.book_moves:>6}{side.best_moves:>6}"
                     f"{side.average_loss:>10.1f}"
                     f"{side.counts['inaccuracy']:>14}{side.counts['mistake']:>10}{side.counts['blunder']:>10}"
                     + (f"   {name}" if name else ""))
@@ -301,7 +300,7 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
         return [f"{where}: {outcome_text(analysis, position)}"]
     score = style.score(analysis.score, position.turn).text()
     best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
-    return [f"{where}: {score} ({_SIDE_NAMES[position.turn]} to move), best {best}"]
+    return [f"{where}: {score} ({position.turn.label} to move), best {best}"]
 
 
 def record_json(record: MoveRecord, style: Style) -> dict:

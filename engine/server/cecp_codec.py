@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..color import Color
 from ..outcome import Outcome, Termination
 from ..score import Score
 from .commands import CommandError, parse_int, parse_number, quote
@@ -138,17 +137,13 @@ def format_stat01(elapsed_ms: float, info: Optional[PvLine], legal_moves: int) -
     return f"stat01: {max(0, int(elapsed_ms // 10))} {nodes} {depth} 0 {legal_moves}"
 
 
-def _side(color: Color) -> str:
-    return "Red" if color is Color.RED else "Black"
-
-
 def format_result(outcome: Outcome) -> str:
     """`1-0 {...}`, `0-1 {...}` or `1/2-1/2 {...}`, Red being XBoard's White. The comment avoids the
     words XBoard reads in result comments ("resign", "Draw" is only read outside them)."""
     reason = outcome.reason
     if outcome.winner is None:
         return f"{outcome.result} {{{reason.words}}}"
-    winner, loser = _side(outcome.winner), _side(outcome.winner.other)
+    winner, loser = outcome.winner.label, outcome.winner.other.label
     if reason is Termination.CHECKMATE:
         text = f"{winner} mates"
     elif reason is Termination.STALEMATE:
