@@ -1,13 +1,14 @@
 """The engine behind one interface: the in-process searcher, or any UCI/UCCI engine process.
 
     backend = open_backend(None, threads=1, hash_mb=64)          # or open_backend("/usr/games/fairy-stockfish")
-    analysis = backend.analyse(START_FEN, ["h2e2"], AnalysisLimits(depth=8), multipv=2, on_update=print)
+    analysis = backend.analyse(START_FEN, ["h2e2"], SearchLimits(depth=8), multipv=2, on_update=print)
     analysis.lines[0].score, analysis.lines[0].pv, analysis.bestmove
     backend.close()
 
 Scores are from the side to move's view. Every PV is checked against the rules and cut at its first move
 that is not legal (or that comes after the end of the game). A position whose game is over by the rules is
-not searched: the analysis then carries its outcome and the score it implies.
+not searched: the analysis then carries its outcome and the score it implies. An analysis is limited by
+depth, nodes or movetime (engine.search_types.SearchLimits), any combination: the first reached ends it.
 """
 from __future__ import annotations
 
@@ -27,28 +28,6 @@ from .moves import legal_prefix
 EXTERNAL_GRACE = 30.0
 #: The timeout for an external search limited by depth or nodes only (seconds): Ctrl-C ends it sooner.
 EXTERNAL_NO_TIME_LIMIT = 24 * 3600.0
-
-
-@dataclass(frozen=True)
-class AnalysisLimits:
-    """How long to search one position; any combination (the first reached ends the search)."""
-
-    depth: Optional[int] = None
-    seconds: Optional[float] = None
-    nodes: Optional[int] = None
-
-    def describe(self) -> str:
-        parts = []
-        if self.depth is not None:
-            parts.append(f"depth {self.depth}")
-        if self.seconds is not None:
-            parts.append(f"{self.seconds:g} s")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return ", ".join(parts) or "no limit"
-
-    def to_json(self) -> dict:
-        return {"depth": self.depth, "time": self.seconds, "nodes": self.nodes}
 
 
 @dataclass(frozen=True)
@@ -87,7 +66,7 @@ class Backend:
     name: str = "engine"
     description: str = "engine"
 
-    def analyse(self, fen: str, moves: Sequence[str], limits: AnalysisLimits, multipv: int = 1,
+    def analyse(self, fen: str, moves: Sequence[str], limits: SearchLimits, multipv: int = 1,
                 on_update: Optional[UpdateCallback] = None) -> Analysis:
         """Analyse the position after `moves` (ICCS, legal) from `fen`. `on_update` is called on the
         calling thread with the current lines each time the engine reports one.
@@ -108,7 +87,7 @@ class Backend:
         analysis = self._search(fen, list(moves), position, limits, max(1, multipv), update)
         return _finish(position, analysis, self.name)
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
         raise NotImplementedError
 
@@ -178,18 +157,14 @@ class InProcessBackend(Backend):
         self.description = f"{self.name} (in-process, {threads} thread{'s' if threads != 1 else ''}, " \
                            f"{hash_mb} MB hash)"
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
         engine = self._engine
         if engine.options.multipv != multipv:
             engine.configure(multipv=multipv)
         engine.set_position(fen, moves)
         events: "queue.Queue[object]" = queue.Queue()
-        engine.go(
-            SearchLimits(depth=limits.depth, nodes=limits.nodes,
-                         movetime=None if limits.seconds is None else max(1.0, limits.seconds * 1000)),
-            on_info=events.put, on_bestmove=events.put,
-        )
+        engine.go(limits, on_info=events.put, on_bestmove=events.put)
         latest: Dict[int, PvLine] = {}
         interrupted = False
         while True:
@@ -256,7 +231,7 @@ class ExternalBackend(Backend):
         self._proc.set_option(name, str(value))
         return True
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
         proc = self._proc
         try:
@@ -276,14 +251,11 @@ class ExternalBackend(Backend):
                 latest[line.multipv] = line
                 on_update(tuple(latest.values()))
 
-        seconds = limits.seconds
-        timeout = EXTERNAL_NO_TIME_LIMIT if seconds is None else seconds + EXTERNAL_GRACE
-        go_limits = SearchLimits(depth=limits.depth, nodes=limits.nodes,
-                                 movetime=None if seconds is None else max(1.0, seconds * 1000))
+        timeout = EXTERNAL_NO_TIME_LIMIT if limits.movetime is None else limits.movetime / 1000 + EXTERNAL_GRACE
         start = time.monotonic()
         interrupted = False
         try:
-            result = proc.go(fen, moves, position.turn.value, go_limits, timeout=timeout, on_info=on_info)
+            result = proc.go(fen, moves, position.turn, limits, timeout=timeout, on_info=on_info)
             bestmove = result.bestmove
         except KeyboardInterrupt:
             # The reader may be anywhere in the exchange: keep what was reported and drop the engine.

@@ -24,8 +24,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 from ..book import Book
 from ..position import Color, Position
 from ..score import Score
-from ..search_types import PvLine
-from .backend import Analysis, AnalysisLimits, Backend
+from ..search_types import PvLine, SearchLimits
+from .backend import Analysis, Backend
 from .errors import AnalyzeError
 
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -153,7 +153,7 @@ ProgressCallback = Callable[[int, Sequence[PvLine]], None]   # (ply of the posit
 RecordCallback = Callable[[MoveRecord], None]
 
 
-def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: AnalysisLimits,
+def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: SearchLimits,
              thresholds: Thresholds = Thresholds(), multipv: int = 1,
              on_progress: Optional[ProgressCallback] = None,
              on_record: Optional[RecordCallback] = None, book: Optional[Book] = None) -> GameAnalysis:

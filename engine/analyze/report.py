@@ -14,7 +14,7 @@ from ..fen import START_FEN
 from ..pgn.game import player_name
 from ..position import Color, Position
 from ..score import Score
-from ..search_types import PvLine
+from ..search_types import PvLine, SearchLimits
 from .backend import Analysis
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
@@ -155,6 +155,28 @@ def position_summary(position: Position, analysis: Analysis, style: Style) -> Li
     if analysis.interrupted:
         facts.append("interrupted")
     return [text + (f"  [{', '.join(facts)}]" if facts else "")]
+
+
+def limits_text(limits: SearchLimits) -> str:
+    """An analysis's limits for the headers: ``depth 8, 0.5 s, 3000 nodes``, or ``no limit``."""
+    parts = []
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    if limits.movetime is not None:
+        parts.append(f"{_seconds(limits):g} s")
+    if limits.nodes is not None:
+        parts.append(f"{limits.nodes} nodes")
+    return ", ".join(parts) or "no limit"
+
+
+def limits_json(limits: SearchLimits) -> dict:
+    """An analysis's limits in the JSON output: ``{"depth": 8, "time": 0.5, "nodes": null}`` (seconds)."""
+    return {"depth": limits.depth, "time": _seconds(limits), "nodes": limits.nodes}
+
+
+def _seconds(limits: SearchLimits) -> Optional[float]:
+    # Rounded, so that the seconds the user gave come back as written (1.1, not 1.1000000000000003).
+    return None if limits.movetime is None else round(limits.movetime / 1000, 9)
 
 
 def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
