@@ -126,12 +126,13 @@ def _check_pieces(pieces: list[tuple[int, int, int, int]]) -> None:
                 f"{Color.of_index(side).label} {PIECE_NAMES[ptype]} on {square_name(file, rank)} is {_WHERE[ptype]}"
             )
     for side in (0, 1):
+        name = Color.of_index(side).label
         if counts[side][KING] != 1:
-            raise InvalidFenError(f"{Color.of_index(side).label} has {counts[side][KING]} generals; each side has exactly one")
+            raise InvalidFenError(f"{name} has {counts[side][KING]} generals; each side has exactly one")
         for ptype in range(1, 7):
             if counts[side][ptype] > MAX_COUNT[ptype]:
                 raise InvalidFenError(
-                    f"{Color.of_index(side).label} has {counts[side][ptype]} {PIECE_NAMES[ptype]}s; "
+                    f"{name} has {counts[side][ptype]} {PIECE_NAMES[ptype]}s; "
                     f"the most a side can have is {MAX_COUNT[ptype]}"
                 )
 

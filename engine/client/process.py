@@ -127,8 +127,7 @@ class EngineProcess:
         while True:
             got = self._transport.read(deadline)
             if got is None:
-                raise EngineTimeout(f"{self.name} did not answer {what} in time",
-                                  details=self._transport.context())
+                raise EngineTimeout(f"{self.name} did not answer {what} in time", details=self._transport.context())
             stamp, line = got
             if line is None:
                 raise self._transport.crash(f"while waiting for {what}")
@@ -191,9 +190,9 @@ class EngineProcess:
                     return None
                 if other_lines:
                     raise EngineProtocolError(f"{self.name} printed output but never `{codec.ok}` "
-                                      f"(does it speak {word.upper()}?)", details=self._transport.context())
+                                              f"(does it speak {word.upper()}?)", details=self._transport.context())
                 raise EngineTimeout(f"{self.name} did not answer `{word}` within {timeout:g} s",
-                                  details=self._transport.context())
+                                    details=self._transport.context())
             stamp, line = got
             if line is None:
                 if probing:
@@ -356,7 +355,7 @@ class EngineProcess:
             pass
         what = "answered stop late" if late is not None else "did not answer stop either"
         raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
-                          result=late, details=self._transport.context())
+                            details=self._transport.context(), result=late)
 
     def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
         """Send `lines` as they are and return the engine's output up to and including the first line for
