@@ -318,12 +318,7 @@ class Engine:
 
     def strength_summary(self) -> str:
         """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
-        level = self._options.level
-        limits = strength.level_limits(level)
-        if limits is None:
-            return "full strength"
-        how = f"UCI_Elo {self._options.elo}: " if self._options.limit_strength else ""
-        return f"{how}strength level {level:.2f} ({limits.describe()})"
+        return strength.summary(self._options.level, self._options.limit_strength, self._options.elo)
 
     @property
     def book(self) -> Optional["books.Book"]:

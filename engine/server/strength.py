@@ -179,6 +179,15 @@ def level_limits(level: float) -> Optional[LevelLimits]:
     )
 
 
+def summary(level: float, limit_strength: bool, elo: int) -> str:
+    """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
+    limits = level_limits(level)
+    if limits is None:
+        return "full strength"
+    how = f"UCI_Elo {elo}: " if limit_strength else ""
+    return f"{how}strength level {level:.2f} ({limits.describe()})"
+
+
 def pick(scores: Sequence[int], limits: LevelLimits, rng: random.Random) -> int:
     """The index of the candidate to play, given the candidates' scores (side to move's view, in the
     kernel's units: mates beyond ±MATE_BOUND). Candidates that lose by force are skipped while any
