@@ -330,7 +330,8 @@ def test_the_pgn_names_this_projects_engine_with_its_commit(tmp_path):
 
     assert ENGINE_NAME == f"jiangjun {__version__}" + (f" ({COMMIT})" if COMMIT else "")
     pgn = tmp_path / "jiangjun.pgn"
-    ours = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="uci", workdir=str(ROOT),
+    # Run outside the checkout, so that `-m engine` finds the built engine (see conftest.engine_env).
+    ours = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="uci", workdir=str(tmp_path),
                         options={"Threads": "1"})
     run_match([ours, fake("random_mover.py", name="random")], tc="depth=1", games=1, pgn_path=str(pgn),
               adjudication=Adjudication(max_moves=4))

@@ -1,7 +1,7 @@
 """The PGN of one match game: its tags, and its moves with the engines' comments.
 
 Beside the roster (`Red`, `Black`: the display names, `-engine name=` or else the engine's `id name`)
-every game names the engines that played and how they were set, as cutechess and fastchess record them:
+every game names the engines that played and how they were set, in four tags of its own:
 
 * ``RedEngine``, ``BlackEngine``: the engine's own name, its UCI/UCCI `id name` (the command when it
   gave none). This project's engine names itself with its version and commit, ``jiangjun 0.1.0
