@@ -326,9 +326,8 @@ def test_the_pgn_names_each_engine_and_its_options(tmp_path):
 
 
 def test_the_pgn_names_this_projects_engine_with_its_commit(tmp_path):
-    from engine.version import COMMIT, ENGINE_NAME, __version__
+    from engine.version import ENGINE_NAME
 
-    assert ENGINE_NAME == f"jiangjun {__version__}" + (f" ({COMMIT})" if COMMIT else "")
     pgn = tmp_path / "jiangjun.pgn"
     # Run outside the checkout, so that `-m engine` finds the built engine (see conftest.engine_env).
     ours = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="uci", workdir=str(tmp_path),
