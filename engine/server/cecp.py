@@ -40,18 +40,18 @@ from ..color import Color
 from ..errors import InvalidFenError
 from ..outcome import Termination
 from ..position import Position, normalize_move
+from ..search_types import PvLine, SearchLimits, SearchResult
 from ..squares import parse_iccs
+from ..version import ENGINE_NAME
 from .cecp_codec import (
     TimeControl, clock_limits, format_result, format_stat01, format_thinking, option_feature,
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
 )
 from .commands import CommandError, parse_int, quote
 from .engine import MAX_THREADS, Engine, max_hash_mb
-from ..search_types import PvLine, SearchLimits, SearchResult
 from .options import Option, OptionError
 from .session import BaseSession, Post, Say
 from .uci import apply_option, uci_options
-from ..version import ENGINE_NAME
 
 #: The UCI options offered to XBoard as `feature option=`. Hash, Threads and Ponder are XBoard's own
 #: `memory`, `cores` and `hard`/`easy`; xiangqi is the only variant.

@@ -18,8 +18,8 @@ from typing import Optional, Sequence
 
 from ..outcome import Outcome, Termination
 from ..score import Score
-from .commands import CommandError, parse_int, parse_number, quote
 from ..search_types import PvLine, SearchLimits
+from .commands import CommandError, parse_int, parse_number, quote
 from .options import Option
 
 #: Mates are scored as 100000 + N for "mate in N moves" and -100000 - N for "mated in N"

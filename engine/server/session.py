@@ -16,9 +16,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Callable, ClassVar, Optional, Sequence
 
+from ..search_types import PvLine, SearchLimits, SearchResult
 from .commands import CommandError, parse_int, parse_moves, parse_position, quote
 from .engine import MAX_PERFT_DEPTH, Engine
-from ..search_types import PvLine, SearchLimits, SearchResult
 
 Say = Callable[[str], None]
 Handler = Callable[[list[str]], Optional[bool]]

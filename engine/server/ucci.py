@@ -15,14 +15,14 @@ from typing import Sequence
 
 from .. import book, nets
 from ..position import Position
+from ..search_types import PvLine, SearchLimits, SearchResult
+from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_number, parse_position, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, default_threads, max_hash_mb
-from ..search_types import PvLine, SearchLimits, SearchResult
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
 from .uci import AUTHOR
-from ..version import ENGINE_NAME
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
 _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")

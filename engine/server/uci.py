@@ -14,13 +14,13 @@ from typing import Callable, Optional, Sequence
 from .. import book, nets
 from ..position import Color
 from ..score import Score
+from ..search_types import PvLine, SearchLimits, SearchResult
+from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
 from .engine import MAX_THREADS, Engine, max_hash_mb
-from ..search_types import PvLine, SearchLimits, SearchResult
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
-from ..version import ENGINE_NAME
 
 AUTHOR = "the jiangjun developers"
 
