@@ -22,7 +22,6 @@ class EngineError(Exception):
 
     def __init__(self, message: str, details: str = "") -> None:
         super().__init__(message)
-        self.message = message
         self.details = details
 
 
