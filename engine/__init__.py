@@ -12,6 +12,6 @@ from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN
 from .outcome import Outcome, Termination
 from .position import Position
+from .version import __version__
 
 __all__ = ["Position", "START_FEN", "Color", "Outcome", "Termination", "InvalidFenError", "IllegalMoveError"]
-__version__ = "0.1.0"

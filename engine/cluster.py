@@ -1,5 +1,5 @@
 """Dask, as the match runner (engine.match.cluster) and the data tools (tools/) use it: connecting to a
-cluster, the worker's per-thread state, and results in task order. Nothing here knows about games.
+cluster, the worker's per-thread state, and collecting results (as they finish, or in task order). Nothing here knows about games.
 
 Dask is an optional extra (``pip install 'jiangjun[cluster]'``); this module imports it only when called,
 so that everything else works without it.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 INSTALL_HINT = "the cluster needs Dask: pip install 'jiangjun[cluster]' (or: pip install 'dask[distributed]')"
@@ -122,6 +123,58 @@ def _close(state: Any) -> None:
         close()
 
 
+class Collector:
+    """Tasks on the cluster and their outcomes as they finish: the one way this project collects results
+    (the match runner's games, the tools' tasks). `submit` adds a task; `finished` waits for at least one
+    and returns (label, result or the exception it raised) for each finished one, the label being the
+    task itself unless another was given; `cancel` drops the rest.
+
+    The futures' states are polled, not awaited: Dask's as_completed can miss a future that finished,
+    lost its result with a dying worker and finished again (dask/dask#8882), which left a match waiting
+    for ever. Results are gathered through the scheduler, which knows where they are now; one lost on
+    the way (its worker died) is computed again by the scheduler and collected later."""
+
+    poll_seconds = 0.1
+
+    def __init__(self, client) -> None:
+        self._client = client
+        self._pending: dict[Any, Any] = {}     # future -> label
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def submit(self, function: Callable, task: Any, *args: Any, label: Any = None, **options: Any) -> None:
+        """Run function(task, *args) on the cluster; `options` go to Dask's submit (key, priority)."""
+        future = self._client.submit(function, task, *args, pure=False, **options)
+        self._pending[future] = task if label is None else label
+
+    def finished(self) -> list[tuple[Any, Any]]:
+        while True:
+            done = [future for future in self._pending if future.done()]
+            if done:
+                break
+            time.sleep(self.poll_seconds)
+        outcomes = []
+        gathered = [future for future in done if future.status == "finished"]
+        try:
+            results = self._client.gather(gathered, direct=False) if gathered else []
+        except Exception:      # a result lost on the way: the scheduler computes it again
+            gathered, results = [], []
+        for future, result in zip(gathered, results):
+            outcomes.append((self._pending.pop(future), result))
+        for future in done:
+            if future.status == "error":
+                outcomes.append((self._pending.pop(future), future.exception()))
+            elif future.status == "cancelled":     # by someone else: the scheduler will not run it
+                outcomes.append((self._pending.pop(future), RuntimeError("the task was cancelled")))
+        return outcomes
+
+    def cancel(self) -> None:
+        if self._pending:
+            self._client.cancel(list(self._pending))
+            self._pending.clear()
+
+
 def ordered_results(client, function: Callable, tasks: Iterable[Any], *args: Any,
                     window: Optional[int] = None) -> Iterator[Any]:
     """function(task, *args) for each task on the cluster, yielded in task order (like Pool.imap), with at
@@ -131,21 +184,32 @@ def ordered_results(client, function: Callable, tasks: Iterable[Any], *args: Any
     if window is None:
         window = max(2, 4 * sum(client.nthreads().values()))
     scattered = [client.scatter(arg, broadcast=True) for arg in args]   # sent once, not with every task
-    pending: list = []
+    collector = Collector(client)
+    done: dict[int, Any] = {}      # task number -> outcome, until its turn comes
+    submitted = yielded = 0
     iterator = iter(tasks)
+    exhausted = False
     try:
         while True:
-            while len(pending) < window:
+            while not exhausted and submitted - yielded < window:
                 task = next(iterator, _END)
                 if task is _END:
+                    exhausted = True
                     break
-                pending.append(client.submit(function, task, *scattered, pure=False))
-            if not pending:
+                collector.submit(function, task, *scattered, label=submitted)
+                submitted += 1
+            if yielded == submitted:
                 return
-            yield pending.pop(0).result()
+            while yielded not in done:
+                for number, outcome in collector.finished():
+                    done[number] = outcome
+            outcome = done.pop(yielded)
+            yielded += 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            yield outcome
     finally:
-        if pending:
-            client.cancel(pending)
+        collector.cancel()
 
 
 _END = object()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .color import Color
 from .errors import InvalidFenError
 from .squares import square_name
 
@@ -17,7 +18,6 @@ PIECE_LETTERS = "KABNRCP"  # index = piece type in the kernel
 ALIASES = {"H": "N", "E": "B"}
 PIECE_NAMES = ("general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
 MAX_COUNT = (1, 2, 2, 2, 2, 2, 5)
-SIDE_NAMES = ("Red", "Black")
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = range(7)
 
 
@@ -123,15 +123,16 @@ def _check_pieces(pieces: list[tuple[int, int, int, int]]) -> None:
         allowed = REACHABLE.get(ptype)
         if allowed is not None and (file, rank) not in allowed[side]:
             raise InvalidFenError(
-                f"{SIDE_NAMES[side]} {PIECE_NAMES[ptype]} on {square_name(file, rank)} is {_WHERE[ptype]}"
+                f"{Color.of_index(side).label} {PIECE_NAMES[ptype]} on {square_name(file, rank)} is {_WHERE[ptype]}"
             )
     for side in (0, 1):
+        name = Color.of_index(side).label
         if counts[side][KING] != 1:
-            raise InvalidFenError(f"{SIDE_NAMES[side]} has {counts[side][KING]} generals; each side has exactly one")
+            raise InvalidFenError(f"{name} has {counts[side][KING]} generals; each side has exactly one")
         for ptype in range(1, 7):
             if counts[side][ptype] > MAX_COUNT[ptype]:
                 raise InvalidFenError(
-                    f"{SIDE_NAMES[side]} has {counts[side][ptype]} {PIECE_NAMES[ptype]}s; "
+                    f"{name} has {counts[side][ptype]} {PIECE_NAMES[ptype]}s; "
                     f"the most a side can have is {MAX_COUNT[ptype]}"
                 )
 

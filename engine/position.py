@@ -16,7 +16,7 @@ from typing import Optional
 from . import _core
 from .color import Color
 from .errors import IllegalMoveError, InvalidFenError
-from .fen import PIECE_LETTERS, SIDE_NAMES, START_FEN, FenData, format_board, parse_fen
+from .fen import PIECE_LETTERS, START_FEN, FenData, format_board, parse_fen
 from .outcome import Outcome, Termination
 from .squares import FILES, move_name, parse_iccs, parse_square, square_name
 
@@ -48,7 +48,7 @@ class Position:
         board.set_up(list(data.pieces), data.side, min(data.halfmove, 10_000))
         if board.general_attacked(1 - data.side):
             raise InvalidFenError(
-                f"{SIDE_NAMES[1 - data.side]} is not to move but its general is in check "
+                f"{Color.of_index(1 - data.side).label} is not to move but its general is in check "
                 f"(it could be captured{', generals facing on an open file' if _generals_face(data) else ''})"
             )
         self._board = board

@@ -11,7 +11,7 @@ from engine.server.cecp_codec import (
     parse_base, parse_centiseconds, parse_level, parse_option_assignment, parse_seconds, xboard_score,
 )
 from engine.server.commands import CommandError
-from engine.server.engine import SearchInfo
+from engine.search_types import PvLine
 from engine.server.options import Option
 from engine.server.timeman import allocate
 
@@ -81,7 +81,7 @@ def test_scores_in_xboards_units(score, shown):
 
 
 def test_thinking_line():
-    info = SearchInfo(depth=9, seldepth=14, multipv=1, score=Score(-21), nodes=2210454, time_ms=4128,
+    info = PvLine(depth=9, seldepth=14, multipv=1, score=Score(-21), nodes=2210454, time_ms=4128,
                       nps=536000, hashfull=3, pv=("h9g7", "h0g2", "i9h9"))
     assert format_thinking(info) == "9 -21 412 2210454 14 536000 0\th9g7 h0g2 i9h9"
     assert format_thinking(info, ("h2e2",)) == "9 -21 412 2210454 14 536000 0\th2e2 h9g7 h0g2 i9h9"

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine import START_FEN, Position
-from engine.client import EngineConfig, EngineError, EngineProcess, Info, Limits, UcciCodec, UciCodec
+from engine.client import (EngineConfig, EngineCrashed, EngineProcess, EngineProtocolError, EngineTimeout, UcciCodec,
+                           UciCodec)
+from engine.color import Color
+from engine.search_types import PvLine, SearchLimits
 from engine.client.codec import parse_id, parse_option_name
 from engine.client.process import _MainLine
 from engine.score import Score
@@ -46,7 +49,7 @@ def gone(pid: int) -> bool:
     return False
 
 
-def play(engine: EngineProcess, plies: int, limits: Limits = Limits(depth=1), fen: str = START_FEN):
+def play(engine: EngineProcess, plies: int, limits: SearchLimits = SearchLimits(depth=1), fen: str = START_FEN):
     """Let the engine play both sides for some plies; every answer must be legal."""
     position, moves = Position(fen), []
     for _ in range(plies):
@@ -68,9 +71,9 @@ def test_fake_plays_legal_moves(proto, tmp_path):
         assert engine.name == "FakeRandom" and engine.codec.rank_base == 0
         engine.new_game()
         position, moves = play(engine, 4)
-        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
-        assert answer.score.cp == 7 and answer.depth == 1 and answer.pv == [answer.bestmove]
-        assert answer.score.mate is None and not answer.resign and 0 <= answer.elapsed < 2
+        answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(depth=1), timeout=5)
+        assert answer.score.cp == 7 and answer.depth == 1 and answer.pv == (answer.bestmove,)
+        assert answer.score.mate is None and not answer.resign and 0 <= answer.time_ms / 1000 < 2
     finally:
         engine.quit()
     assert gone(engine.pid)
@@ -102,13 +105,14 @@ def test_auto_detection(tmp_path):
 
 def test_clock_commands_reach_the_engine(tmp_path):
     log = tmp_path / "received.txt"
-    clocks = Limits(red_time=60000, black_time=59000.7, red_inc=1000, black_inc=1000)
+    red = SearchLimits(time=60000, increment=1000, opp_time=59000.7, opp_increment=1000)
+    black = SearchLimits(time=59000.7, increment=1000, opp_time=60000, opp_increment=1000)
     with EngineProcess(fake("random_mover.py", "--log", str(log), proto="uci")) as engine:
-        engine.go(START_FEN, [], "red", clocks, timeout=5)
-        engine.go(START_FEN, ["h2e2"], "black", Limits(movetime=250), timeout=5)
+        engine.go(START_FEN, [], "red", red, timeout=5)
+        engine.go(START_FEN, ["h2e2"], "black", SearchLimits(movetime=250), timeout=5)
     with EngineProcess(fake("random_mover.py", "--log", str(log), "--no-millisec", proto="ucci")) as engine:
         assert not engine.codec.millisec
-        engine.go(START_FEN, ["h2e2"], "black", clocks, timeout=5)
+        engine.go(START_FEN, ["h2e2"], "black", black, timeout=5)
     sent = log.read_text().splitlines()
     assert "go wtime 60000 btime 59000 winc 1000 binc 1000" in sent
     assert "go movetime 250" in sent
@@ -117,25 +121,28 @@ def test_clock_commands_reach_the_engine(tmp_path):
 
 def test_go_line_syntax():
     uci = UciCodec()
-    assert uci.go_line("red", Limits(red_time=1000, black_time=2000, movestogo=20)) == \
+    assert uci.go_line("red", SearchLimits(time=1000, opp_time=2000, movestogo=20)) == \
         "go wtime 1000 btime 2000 movestogo 20"
-    assert uci.go_line("black", Limits(depth=7, nodes=5000)) == "go depth 7 nodes 5000"
-    assert uci.go_line("red", Limits(movetime=99.9)) == "go movetime 99"
+    assert uci.go_line(Color.BLACK, SearchLimits(time=1000, opp_time=2000, increment=5)) == \
+        "go wtime 2000 btime 1000 binc 5"
+    assert uci.go_line("black", SearchLimits(depth=7, nodes=5000)) == "go depth 7 nodes 5000"
+    assert uci.go_line("red", SearchLimits(movetime=99.9)) == "go movetime 99"
     with pytest.raises(ValueError):
-        uci.go_line("red", Limits())
+        uci.go_line("red", SearchLimits())
 
     ucci = UcciCodec(millisec=True)
-    both = Limits(red_time=30000, black_time=20000, red_inc=500, black_inc=0)
+    both = SearchLimits(time=30000, opp_time=20000, increment=500, opp_increment=0)
     assert ucci.go_line("red", both) == "go time 30000 increment 500 opptime 20000 oppincrement 0"
-    assert ucci.go_line("black", both) == "go time 20000 increment 0 opptime 30000 oppincrement 500"
-    assert ucci.go_line("b", Limits(red_time=9000, black_time=8000, movestogo=10)) == \
+    assert ucci.go_line("b", SearchLimits(time=8000, opp_time=9000, movestogo=10)) == \
         "go time 8000 movestogo 10 opptime 9000"
-    assert ucci.go_line("red", Limits(red_time=5000)) == "go time 5000 increment 0"
-    assert ucci.go_line("red", Limits(movetime=1500)) == "go time 1500 movestogo 1"
-    assert ucci.go_line("red", Limits(depth=4, red_time=1000)) == "go depth 4"
-    assert ucci.go_line("red", Limits(nodes=100)) == "go nodes 100"
+    with pytest.raises(ValueError):
+        ucci.go_line("blue", both)
+    assert ucci.go_line("red", SearchLimits(time=5000)) == "go time 5000 increment 0"
+    assert ucci.go_line("red", SearchLimits(movetime=1500)) == "go time 1500 movestogo 1"
+    assert ucci.go_line("red", SearchLimits(depth=4, time=1000)) == "go depth 4"
+    assert ucci.go_line("red", SearchLimits(nodes=100)) == "go nodes 100"
     ucci.millisec = False   # seconds, truncated, at least 1 for a clock
-    assert ucci.go_line("red", Limits(red_time=800, black_time=61999, red_inc=1500)) == \
+    assert ucci.go_line("red", SearchLimits(time=800, opp_time=61999, increment=1500)) == \
         "go time 1 increment 1 opptime 61 oppincrement 0"
 
 
@@ -162,8 +169,8 @@ def test_rank_conversion_and_output_parsing():
                      "info message hello", "info depth 6 currmove h0g2")
     result = info.result(ucci.parse_bestmove("bestmove h0g2 ponder i9h9 draw"), 0.5)
     assert (result.bestmove, result.ponder, result.score.cp, result.depth, result.nodes, result.pv) == \
-        ("h0g2", "i9h9", 21, 5, 5123456, ["h0g2", "i9h9"])
-    assert result.draw_offer and not result.resign and result.elapsed == 0.5
+        ("h0g2", "i9h9", 21, 5, 5123456, ("h0g2", "i9h9"))
+    assert result.offers_draw and not result.resign and result.time_ms == 500
     assert ucci.parse_bestmove("bestmove c3c4 resign").resign
     assert ucci.parse_bestmove("nobestmove").move is None
     info = main_line("info depth 9 score mate -3 nodes 10 pv a0a1")
@@ -176,12 +183,12 @@ def test_rank_conversion_and_output_parsing():
 def test_info_lines_become_values():
     fsf = UciCodec(rank_base=1)
     line = "info depth 12 seldepth 15 multipv 2 score cp -35 nodes 81234 nps 900000 time 90 pv h3e3 h10g8"
-    assert fsf.parse_info(line) == Info(multipv=2, depth=12, seldepth=15, score=Score.from_cp(-35), nodes=81234,
+    assert fsf.parse_info(line) == PvLine(multipv=2, depth=12, seldepth=15, score=Score.from_cp(-35), nodes=81234,
                                         time_ms=90, pv=("h2e2", "h9g7"))
     assert fsf.parse_info("info depth 3 score mate 2 pv a1a2").score == Score.from_mate(2)
     assert fsf.parse_info("info depth 7 score cp 50 lowerbound nodes 9 pv a1a2").bound == "lower"
     assert fsf.parse_info("info depth 7 score 50 upperbound").bound == "upper"
-    assert fsf.parse_info("info depth 2 string score cp 1") == Info(depth=2)        # the rest is text
+    assert fsf.parse_info("info depth 2 string score cp 1") == PvLine(depth=2)        # the rest is text
     for other in ("info string hello", "info depth x score cp 1", "info score", "bestmove a0a1", ""):
         assert fsf.parse_info(other) is None, other
     assert fsf.parse_bestmove("info depth 1") is None
@@ -213,21 +220,20 @@ def test_option_and_handshake_syntax():
 def test_illegal_mover(proto):
     with EngineProcess(fake("illegal_mover.py", proto=proto)) as engine:
         position, moves = play(engine, 1)
-        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
+        answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(depth=1), timeout=5)
         assert answer.bestmove is not None and not position.is_legal(answer.bestmove)
 
 
 def test_crasher():
     with EngineProcess(fake("crasher.py")) as engine:
         play(engine, 1)
-        with pytest.raises(EngineError) as caught:
-            engine.go(START_FEN, [], "red", Limits(depth=1), timeout=5)
-        assert caught.value.kind == "crash" and "exited with code 1" in str(caught.value)
+        with pytest.raises(EngineCrashed) as caught:
+            engine.go(START_FEN, [], "red", SearchLimits(depth=1), timeout=5)
+        assert "exited with code 1" in str(caught.value)
         assert "\n" not in str(caught.value) and "> go depth 1" in caught.value.details
         assert not engine.alive
-        with pytest.raises(EngineError) as again:
-            engine.go(START_FEN, [], "red", Limits(depth=1), timeout=5)
-        assert again.value.kind == "crash"
+        with pytest.raises(EngineCrashed):
+            engine.go(START_FEN, [], "red", SearchLimits(depth=1), timeout=5)
     assert gone(engine.pid)
 
 
@@ -236,9 +242,9 @@ def test_hanger_times_out_and_is_killed():
     engine.start()
     play(engine, 1)
     begin = time.monotonic()
-    with pytest.raises(EngineError) as caught:
-        engine.go(START_FEN, [], "red", Limits(depth=1), timeout=1.0)
-    assert caught.value.kind == "hang" and caught.value.result is None
+    with pytest.raises(EngineTimeout) as caught:
+        engine.go(START_FEN, [], "red", SearchLimits(depth=1), timeout=1.0)
+    assert caught.value.result is None
     assert "did not answer stop" in str(caught.value) and "stderr:" in caught.value.details
     assert 1.0 <= time.monotonic() - begin <= 2.0
     assert engine.alive
@@ -250,19 +256,18 @@ def test_hanger_times_out_and_is_killed():
 
 
 def test_slowpoke_overruns_then_resynchronises():
-    clocks = Limits(red_time=300, black_time=300)
+    clocks = SearchLimits(time=300, opp_time=300)
     with EngineProcess(fake("slowpoke.py", "--at", "2", "--seed", "5")) as engine:
         play(engine, 1)
         answer = engine.go(START_FEN, [], "red", clocks, timeout=5)     # sleeps 0.7 s, then moves
         assert answer.bestmove in Position().legal_moves()
-        assert answer.elapsed > 0.6
+        assert answer.time_ms / 1000 > 0.6
     with EngineProcess(fake("slowpoke.py", "--at", "1", proto="ucci")) as engine:
         engine.stop_grace = 1.5                                          # room for a slow machine
-        with pytest.raises(EngineError) as caught:
+        with pytest.raises(EngineTimeout) as caught:
             engine.go(START_FEN, [], "red", clocks, timeout=0.4)          # answers 0.3 s after the stop
-        assert caught.value.kind == "hang"
         late = caught.value.result
-        assert late is not None and late.bestmove in Position().legal_moves() and late.elapsed > 0.6
+        assert late is not None and late.bestmove in Position().legal_moves() and late.time_ms > 600
         position, _ = play(engine, 3)                                    # the late answer is not reused
         assert len(position.move_stack) == 3
 
@@ -271,31 +276,28 @@ def test_slowpoke_overruns_then_resynchronises():
 def test_none_mover(proto):
     with EngineProcess(fake("none_mover.py", proto=proto)) as engine:
         position, moves = play(engine, 1)
-        answer = engine.go(START_FEN, moves, position.turn.value, Limits(depth=1), timeout=5)
+        answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(depth=1), timeout=5)
         assert answer.bestmove is None and answer.ponder is None
         play(engine, 2)                                                  # back to normal afterwards
 
 
 def test_start_failures():
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(EngineCrashed):
         EngineProcess(EngineConfig("/nonexistent/engine")).start()
-    assert caught.value.kind == "crash"
     quitter = EngineConfig(shlex.join([sys.executable, "-c", "pass"]), proto="uci")
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(EngineCrashed):
         EngineProcess(quitter).start()
-    assert caught.value.kind == "crash"
     silent = EngineProcess(EngineConfig(shlex.join([sys.executable, "-c", "import time; time.sleep(60)"]),
                                         proto="ucci"))
     begin = time.monotonic()
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(EngineTimeout):
         silent.start(timeout=0.5)
-    assert caught.value.kind == "hang" and time.monotonic() - begin < 2
+    assert time.monotonic() - begin < 2
     assert gone(silent.pid)
     chatter = EngineConfig(shlex.join([sys.executable, "-c", "import time; print('hello', flush=True); "
                                        "time.sleep(60)"]), proto="uci")
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(EngineProtocolError):
         EngineProcess(chatter).start(timeout=0.5)
-    assert caught.value.kind == "protocol"
 
 
 # -- Fairy-Stockfish -----------------------------------------------------------------------------------
@@ -306,17 +308,17 @@ def test_fairy_stockfish(proto):
         assert engine.protocol == proto and "Fairy-Stockfish" in engine.name
         assert engine.codec.rank_base == (1 if proto == "uci" else 0)
         engine.new_game()
-        answer = engine.go(START_FEN, [], "red", Limits(depth=3), timeout=10)
+        answer = engine.go(START_FEN, [], "red", SearchLimits(depth=3), timeout=10)
         assert answer.bestmove in Position().legal_moves()
         assert answer.depth == 3 and answer.score is not None and answer.pv[0] == answer.bestmove
         # several plies, so that moves from and to ranks 0 and 9 travel both ways
-        position, moves = play(engine, 6, Limits(depth=2))
-        answer = engine.go(START_FEN, moves, position.turn.value, Limits(movetime=200), timeout=5)
-        assert answer.bestmove in position.legal_moves() and 0.1 < answer.elapsed < 1.5
-        clocks = Limits(red_time=2000, black_time=2000, red_inc=100, black_inc=100)
+        position, moves = play(engine, 6, SearchLimits(depth=2))
+        answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(movetime=200), timeout=5)
+        assert answer.bestmove in position.legal_moves() and 0.1 < answer.time_ms / 1000 < 1.5
+        clocks = SearchLimits(time=2000, opp_time=2000, increment=100, opp_increment=100)
         answer = engine.go(START_FEN, moves, position.turn.value, clocks, timeout=5)
-        assert answer.bestmove in position.legal_moves() and answer.elapsed < 2
-        answer = engine.go(MATED_BLACK, [], "black", Limits(depth=3), timeout=5)
+        assert answer.bestmove in position.legal_moves() and answer.time_ms / 1000 < 2
+        answer = engine.go(MATED_BLACK, [], "black", SearchLimits(depth=3), timeout=5)
         assert answer.bestmove is None
     assert gone(engine.pid)
 
@@ -326,7 +328,7 @@ def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
     with EngineProcess(EngineConfig(FSF)) as engine:
         assert engine.protocol == "uci" and engine.codec.rank_base == 1
         assert any(line == "> setoption name UCI_Variant value xiangqi" for line in engine.log)
-        position, _ = play(engine, 2, Limits(depth=2))
+        position, _ = play(engine, 2, SearchLimits(depth=2))
 
 
 @needs_fsf
@@ -334,7 +336,7 @@ def test_every_multipv_line_reaches_on_info():
     with EngineProcess(EngineConfig(FSF, proto="uci")) as engine:
         engine.set_option(engine.option_name("multipv"), "3")
         seen = []
-        answer = engine.go(START_FEN, [], "red", Limits(depth=4), timeout=10, on_info=seen.append)
+        answer = engine.go(START_FEN, [], "red", SearchLimits(depth=4), timeout=10, on_info=seen.append)
         last = {info.multipv: info for info in seen if info.score is not None and info.depth == 4}
         assert sorted(last) == [1, 2, 3] and last[1].pv[0] == answer.bestmove
         assert len({info.pv[0] for info in last.values()}) == 3

@@ -2,7 +2,7 @@
 import pytest
 
 from engine.server.engine import Engine
-from engine.server.limits import SearchLimits
+from engine.search_types import SearchLimits
 
 
 def test_failed_hash_resize_keeps_the_old_table_and_the_engine_searches():

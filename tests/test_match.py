@@ -289,3 +289,51 @@ def test_resume_plays_only_the_missing_games_and_keeps_each_game_once(tmp_path):
     assert len(read_games(pgn)) == 4 and "Results (4 games)" in output
     with pytest.raises(JournalError):
         run_match(engines, **{**settings, "games": 6})
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_an_engines_own_resignation_is_recorded_as_resignation(proto, tmp_path):
+    pgn = tmp_path / "resign.pgn"
+    quitter = fake("resigner.py", name="quitter")
+    quitter.proto = proto
+    match, output = run_match([fake("random_mover.py"), quitter], games=1, pgn_path=str(pgn))
+    record = match.records[0]
+    assert record.termination == "resignation" and record.result == "1-0", record.detail
+    assert "resigns" in record.detail and "adjudicated" not in record.detail
+    assert read_games(pgn)[0].headers["Termination"] == "resignation"
+    assert "endings: resignation 1" in output
+
+
+def test_the_pgn_names_each_engine_and_its_options(tmp_path):
+    pgn = tmp_path / "named.pgn"
+    hashed = EngineConfig(fake("random_mover.py").cmd, options={"Hash": "32"}, proto="uci")   # no name=
+    match, _ = run_match([hashed, fake("random_mover.py", "--name", "Other Engine 2.0", name="other")],
+                         games=2, pgn_path=str(pgn), adjudication=Adjudication(max_moves=20))
+    games = read_games(pgn)
+    assert len(games) == 2
+    for game in games:
+        tags = game.headers
+        red_is_first = tags["Red"] == "FakeRandom"          # the display name defaults to the `id name`
+        first, other = ("Red", "Black") if red_is_first else ("Black", "Red")
+        assert tags[first] == tags[f"{first}Engine"] == "FakeRandom"
+        assert tags[other] == "other" and tags[f"{other}Engine"] == "Other Engine 2.0"
+        assert tags[f"{first}Options"] == "Hash=32"
+        assert tags[f"{other}Options"] == ""                  # the fake advertises no option the client sets
+    # The journal keeps what the PGN is written from.
+    from engine.match.journal import record_from_dict, record_to_dict
+    again = record_from_dict(record_to_dict(match.records[0]))
+    assert again.identities == match.records[0].identities and again.evals == match.records[0].evals
+
+
+def test_the_pgn_names_this_projects_engine_with_its_commit(tmp_path):
+    from engine.version import ENGINE_NAME
+
+    pgn = tmp_path / "jiangjun.pgn"
+    # Run outside the checkout, so that `-m engine` finds the built engine (see conftest.engine_env).
+    ours = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="uci", workdir=str(tmp_path),
+                        options={"Threads": "1"})
+    run_match([ours, fake("random_mover.py", name="random")], tc="depth=1", games=1, pgn_path=str(pgn),
+              adjudication=Adjudication(max_moves=4))
+    tags = read_games(pgn)[0].headers
+    assert tags["RedEngine"] == tags["Red"] == ENGINE_NAME
+    assert "Threads=1" in tags["RedOptions"] and "OwnBook=false" in tags["RedOptions"]

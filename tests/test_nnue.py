@@ -11,7 +11,7 @@ import pytest
 from engine import Position, _core, nets
 from engine.netfile import Network, NetFileError, random_network, read_net, write_net
 from engine.server.engine import Engine, EngineBusyError, EngineOptions
-from engine.server.limits import SearchLimits
+from engine.search_types import SearchLimits
 from engine_driver import EngineDriver
 
 # -- the reference -----------------------------------------------------------------------------------

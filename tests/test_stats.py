@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from engine.match.stats import (Sprt, draw_ratio, elo_difference, format_summary, likelihood_of_superiority,
+from engine.match.stats import (Sprt, draw_ratio, elo_difference, likelihood_of_superiority,
                                 score)
 
 
@@ -130,12 +130,3 @@ def test_status_transitions():
     assert sprt.status(40, 120, 40) is None
     # a weaker one, quickly
     assert sprt.status(200, 300, 500) == "H0 accepted"
-
-
-def test_format_summary():
-    text = format_summary(60, 20, 20, ("A", "B"), Sprt(0, 10))
-    lines = text.splitlines()
-    assert lines[0] == "Score of A vs B: 60 - 20 - 20  [0.700] 100"
-    assert lines[1] == "Elo difference: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %"
-    assert lines[2].startswith("SPRT: llr ") and "lbound -2.94, ubound 2.94" in lines[2]
-    assert "inf" in format_summary(5, 0, 0)

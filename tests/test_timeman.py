@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine.server.limits import SearchLimits
+from engine.search_types import SearchLimits
 from engine.match.timecontrol import Clock, TimeControl
 from engine.server.timeman import allocate
 

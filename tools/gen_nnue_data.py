@@ -63,7 +63,8 @@ from nnue_data import RecordWriter, describe, pack_record, read_records
 
 from engine import _core
 from engine.client.process import EngineProcess
-from engine.client.values import EngineConfig, Limits
+from engine.client.values import EngineConfig
+from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
 from engine.pgn import PgnError, read_games
 from engine.position import Position
@@ -149,7 +150,7 @@ class TeacherEngine:
         self._engine.start()
         if self._engine.option_name("Hash"):
             self._engine.set_option("Hash", str(settings.hash_mb))
-        self._limits = Limits(depth=settings.depth) if settings.depth else Limits(nodes=settings.nodes)
+        self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
 
     def new_game(self) -> None:
         self._engine.new_game()

@@ -24,7 +24,8 @@ import threading
 import uuid
 
 from engine import _core
-from engine.analyze.backend import AnalysisLimits, ExternalBackend
+from engine.analyze.backend import ExternalBackend
+from engine.search_types import SearchLimits
 from engine.pgn import read_games
 from engine.position import Position
 
@@ -54,7 +55,7 @@ def quiet_positions(paths: list[str], skip: int, encoding: str | None = None) ->
 
 def _red_score(engine: ExternalBackend, fen: str, depth: int) -> int | None:
     """The reference engine's score from Red's view; None for a mate."""
-    score = engine.analyse(fen, [], AnalysisLimits(depth=depth)).score.cp
+    score = engine.analyse(fen, [], SearchLimits(depth=depth)).score.cp
     if score is None:
         return None
     return score if fen.split()[1] in ("w", "r") else -score

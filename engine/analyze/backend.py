@@ -1,24 +1,26 @@
 """The engine behind one interface: the in-process searcher, or any UCI/UCCI engine process.
 
     backend = open_backend(None, threads=1, hash_mb=64)          # or open_backend("/usr/games/fairy-stockfish")
-    analysis = backend.analyse(START_FEN, ["h2e2"], AnalysisLimits(depth=8), multipv=2, on_update=print)
+    analysis = backend.analyse(START_FEN, ["h2e2"], SearchLimits(depth=8), multipv=2, on_update=print)
     analysis.lines[0].score, analysis.lines[0].pv, analysis.bestmove
     backend.close()
 
 Scores are from the side to move's view. Every PV is checked against the rules and cut at its first move
 that is not legal (or that comes after the end of the game). A position whose game is over by the rules is
-not searched: the analysis then carries its outcome and the score it implies.
+not searched: the analysis then carries its outcome and the score it implies. An analysis is limited by
+depth, nodes or movetime (engine.search_types.SearchLimits), any combination: the first reached ends it.
 """
 from __future__ import annotations
 
 import queue
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..client import EngineConfig, EngineError, EngineProcess, Info, Limits
+from ..client import EngineConfig, EngineError, EngineProcess
 from ..position import Outcome, Position
 from ..score import MATE, Score
+from ..search_types import PvLine, SearchLimits
 from .errors import AnalyzeError
 from .moves import legal_prefix
 
@@ -29,46 +31,11 @@ EXTERNAL_NO_TIME_LIMIT = 24 * 3600.0
 
 
 @dataclass(frozen=True)
-class AnalysisLimits:
-    """How long to search one position; any combination (the first reached ends the search)."""
-
-    depth: Optional[int] = None
-    seconds: Optional[float] = None
-    nodes: Optional[int] = None
-
-    def describe(self) -> str:
-        parts = []
-        if self.depth is not None:
-            parts.append(f"depth {self.depth}")
-        if self.seconds is not None:
-            parts.append(f"{self.seconds:g} s")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return ", ".join(parts) or "no limit"
-
-    def to_json(self) -> dict:
-        return {"depth": self.depth, "time": self.seconds, "nodes": self.nodes}
-
-
-@dataclass(frozen=True)
-class Line:
-    """One principal variation: its score (side to move's view) and its moves (ICCS)."""
-
-    multipv: int
-    depth: int
-    score: Score
-    pv: Tuple[str, ...]
-    seldepth: Optional[int] = None
-    nodes: Optional[int] = None
-    time_ms: Optional[int] = None
-
-
-@dataclass(frozen=True)
 class Analysis:
     """The analysis of one position: its lines, best first (empty when the game is over)."""
 
     fen: str                                    # the position analysed
-    lines: Tuple[Line, ...] = ()
+    lines: Tuple[PvLine, ...] = ()
     bestmove: Optional[str] = None
     outcome: Optional[Outcome] = None           # the game is over by the rules; nothing was searched
     side_to_move_won: bool = False              # with an outcome: whether the side to move is the winner
@@ -90,7 +57,7 @@ class Analysis:
         return self.lines[0].depth if self.lines else None
 
 
-UpdateCallback = Callable[[Tuple[Line, ...]], None]
+UpdateCallback = Callable[[Tuple[PvLine, ...]], None]
 
 
 class Backend:
@@ -99,7 +66,7 @@ class Backend:
     name: str = "engine"
     description: str = "engine"
 
-    def analyse(self, fen: str, moves: Sequence[str], limits: AnalysisLimits, multipv: int = 1,
+    def analyse(self, fen: str, moves: Sequence[str], limits: SearchLimits, multipv: int = 1,
                 on_update: Optional[UpdateCallback] = None) -> Analysis:
         """Analyse the position after `moves` (ICCS, legal) from `fen`. `on_update` is called on the
         calling thread with the current lines each time the engine reports one.
@@ -113,14 +80,14 @@ class Backend:
         if outcome is not None:
             return Analysis(position.fen(), outcome=outcome, side_to_move_won=outcome.winner == position.turn)
 
-        def update(lines: Tuple[Line, ...]) -> None:
+        def update(lines: Tuple[PvLine, ...]) -> None:
             if on_update is not None:
                 on_update(_clean(position, lines))
 
         analysis = self._search(fen, list(moves), position, limits, max(1, multipv), update)
         return _finish(position, analysis, self.name)
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
         raise NotImplementedError
 
@@ -134,7 +101,7 @@ class Backend:
         self.close()
 
 
-def _clean(position: Position, lines: Sequence[Line]) -> Tuple[Line, ...]:
+def _clean(position: Position, lines: Sequence[PvLine]) -> Tuple[PvLine, ...]:
     """Lines ordered by multipv, with their PVs cut to what is legal; lines left without a move dropped, and
     lines starting with the same move as an earlier one (left over from the previous iteration)."""
     out, seen = [], set()
@@ -142,7 +109,7 @@ def _clean(position: Position, lines: Sequence[Line]) -> Tuple[Line, ...]:
         pv = legal_prefix(position, line.pv)
         if pv and pv[0] not in seen:
             seen.add(pv[0])
-            out.append(Line(line.multipv, line.depth, line.score, pv, line.seldepth, line.nodes, line.time_ms))
+            out.append(replace(line, pv=pv))
     return tuple(out)
 
 
@@ -166,8 +133,7 @@ def _finish(position: Position, analysis: Analysis, name: str) -> Analysis:
         if line.pv[0] not in seen:
             seen.add(line.pv[0])
             unique.append(line)
-    numbered = tuple(Line(k, line.depth, line.score, line.pv, line.seldepth, line.nodes, line.time_ms)
-                     for k, line in enumerate(unique, 1))
+    numbered = tuple(replace(line, multipv=k) for k, line in enumerate(unique, 1))
     return Analysis(position.fen(), numbered, best, nodes=analysis.nodes, time_ms=analysis.time_ms,
                     interrupted=analysis.interrupted)
 
@@ -179,34 +145,27 @@ class InProcessBackend(Backend):
     from one position to the next, which helps when the positions follow one another in a game."""
 
     def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
-        from .. import __version__
         from ..server.engine import Engine, EngineOptions
+        from ..version import ENGINE_NAME
 
         try:
             # An analysis searches every position: no book moves.
             self._engine = Engine(EngineOptions(hash_mb=hash_mb, threads=threads, own_book=False))
         except MemoryError:
             raise AnalyzeError(f"cannot allocate a {hash_mb} MB hash table; try a smaller --hash") from None
-        self.name = f"jiangjun {__version__}"
+        self.name = ENGINE_NAME
         self.description = f"{self.name} (in-process, {threads} thread{'s' if threads != 1 else ''}, " \
                            f"{hash_mb} MB hash)"
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
-        from ..server.engine import SearchInfo
-        from ..server.limits import SearchLimits
-
         engine = self._engine
         if engine.options.multipv != multipv:
             engine.configure(multipv=multipv)
         engine.set_position(fen, moves)
         events: "queue.Queue[object]" = queue.Queue()
-        engine.go(
-            SearchLimits(depth=limits.depth, nodes=limits.nodes,
-                         movetime=None if limits.seconds is None else max(1.0, limits.seconds * 1000)),
-            on_info=events.put, on_bestmove=events.put,
-        )
-        latest: Dict[int, Line] = {}
+        engine.go(limits, on_info=events.put, on_bestmove=events.put)
+        latest: Dict[int, PvLine] = {}
         interrupted = False
         while True:
             try:
@@ -217,9 +176,8 @@ class InProcessBackend(Backend):
                 interrupted = True
                 engine.stop()
                 continue
-            if isinstance(event, SearchInfo):
-                latest[event.multipv] = Line(event.multipv, event.depth, event.score, event.pv,
-                                             event.seldepth, event.nodes, event.time_ms)
+            if isinstance(event, PvLine):
+                latest[event.multipv] = event
                 on_update(tuple(latest.values()))
                 continue
             result = event
@@ -228,7 +186,8 @@ class InProcessBackend(Backend):
         if result.bestmove is not None and result.pv and (1 not in latest or latest[1].pv[:1] != (result.bestmove,)):
             # The result can be newer than the last line 1 reported (a search stopped inside an iteration).
             lines = [line for line in lines if line.multipv != 1]
-            lines.append(Line(1, result.depth, result.score, result.pv, None, result.nodes, result.time_ms))
+            lines.append(PvLine(multipv=1, depth=result.depth, score=result.score, pv=result.pv, nodes=result.nodes,
+                                time_ms=result.time_ms))
         return Analysis(position.fen(), tuple(lines), result.bestmove, nodes=result.nodes, time_ms=result.time_ms,
                         interrupted=interrupted)
 
@@ -272,7 +231,7 @@ class ExternalBackend(Backend):
         self._proc.set_option(name, str(value))
         return True
 
-    def _search(self, fen: str, moves: List[str], position: Position, limits: AnalysisLimits, multipv: int,
+    def _search(self, fen: str, moves: List[str], position: Position, limits: SearchLimits, multipv: int,
                 on_update: UpdateCallback) -> Analysis:
         proc = self._proc
         try:
@@ -284,22 +243,19 @@ class ExternalBackend(Backend):
         except EngineError as exc:
             raise AnalyzeError(f"{self.name} failed: {exc}") from None
 
-        latest: Dict[int, Line] = {}
+        latest: Dict[int, PvLine] = {}
 
-        def on_info(info: Info) -> None:
+        def on_info(info: PvLine) -> None:
             line = _line(info)
             if line is not None:
                 latest[line.multipv] = line
                 on_update(tuple(latest.values()))
 
-        seconds = limits.seconds
-        timeout = EXTERNAL_NO_TIME_LIMIT if seconds is None else seconds + EXTERNAL_GRACE
-        go_limits = Limits(depth=limits.depth, nodes=limits.nodes,
-                           movetime=None if seconds is None else max(1.0, seconds * 1000))
+        timeout = EXTERNAL_NO_TIME_LIMIT if limits.movetime is None else limits.movetime / 1000 + EXTERNAL_GRACE
         start = time.monotonic()
         interrupted = False
         try:
-            result = proc.go(fen, moves, position.turn.value, go_limits, timeout=timeout, on_info=on_info)
+            result = proc.go(fen, moves, position.turn, limits, timeout=timeout, on_info=on_info)
             bestmove = result.bestmove
         except KeyboardInterrupt:
             # The reader may be anywhere in the exchange: keep what was reported and drop the engine.
@@ -313,8 +269,9 @@ class ExternalBackend(Backend):
         except EngineError as exc:
             raise AnalyzeError(f"{self.name} failed: {exc}") from None
         if result is not None and bestmove is not None and (1 not in latest or latest[1].pv[:1] != (bestmove,)):
-            if result.pv[:1] == [bestmove] and result.score is not None:
-                latest[1] = Line(1, result.depth or 0, result.score, tuple(result.pv), None, result.nodes, None)
+            if result.pv[:1] == (bestmove,) and result.score is not None:
+                latest[1] = PvLine(multipv=1, depth=result.depth or 0, score=result.score, pv=result.pv,
+                                   nodes=result.nodes)
         elapsed = int((time.monotonic() - start) * 1000)
         nodes = max((line.nodes or 0 for line in latest.values()), default=0) or None
         return Analysis(position.fen(), tuple(latest.values()), bestmove, nodes=nodes, time_ms=elapsed,
@@ -324,11 +281,11 @@ class ExternalBackend(Backend):
         self._proc.quit()
 
 
-def _line(info: Info) -> Optional[Line]:
-    """The Line an `info` reports, if it has an exact score and a PV."""
+def _line(info: PvLine) -> Optional[PvLine]:
+    """The line an `info` reports, if it has an exact score and a PV (a depth of 0 when not given)."""
     if info.score is None or info.bound is not None or not info.pv:
         return None
-    return Line(info.multipv, info.depth or 0, info.score, info.pv, info.seldepth, info.nodes, info.time_ms)
+    return info if info.depth is not None else replace(info, depth=0)
 
 
 def open_backend(cmd: Optional[str], *, proto: str = "auto", options: Optional[Dict[str, str]] = None,

@@ -22,12 +22,14 @@ from ..errors import InvalidFenError
 from ..fen import START_FEN
 from ..position import Position
 from . import pictures
-from .backend import AnalysisLimits, Backend, open_backend
+from ..search_types import SearchLimits
+from .backend import Backend, open_backend
 from .errors import AnalyzeError
 from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
 from .report import (POVS, GameTable, LiveArea, Style, analysis_json, final_lines, game_header, game_json,
-                     outcome_text, position_header, position_lines, position_summary, summary_lines)
+                     limits_json, limits_text, outcome_text, position_header, position_lines, position_summary,
+                     summary_lines)
 
 PROG = "jiangjun analyze"
 #: Time per position when no limit is given (seconds): a single position, a position of a game.
@@ -209,10 +211,11 @@ def _read_job(args: argparse.Namespace) -> _Job:
     return job
 
 
-def _limits(args: argparse.Namespace, game: bool) -> AnalysisLimits:
-    if args.depth is None and args.time is None and args.nodes is None:
-        return AnalysisLimits(seconds=DEFAULT_GAME_TIME if game else DEFAULT_POSITION_TIME)
-    return AnalysisLimits(depth=args.depth, seconds=args.time, nodes=args.nodes)
+def _limits(args: argparse.Namespace, game: bool) -> SearchLimits:
+    seconds = args.time
+    if args.depth is None and seconds is None and args.nodes is None:
+        seconds = DEFAULT_GAME_TIME if game else DEFAULT_POSITION_TIME
+    return SearchLimits(depth=args.depth, nodes=args.nodes, movetime=None if seconds is None else seconds * 1000)
 
 
 def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
@@ -258,13 +261,13 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         backend.close()
 
 
-def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits: AnalysisLimits, style: Style,
+def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits: SearchLimits, style: Style,
                   live: LiveArea, out: IO[str]) -> int:
     position = Position(job.start_fen)
     for move in job.moves:
         position.push(move)
     if not args.json:
-        for line in position_header(position, backend.description, limits.describe(), style):
+        for line in position_header(position, backend.description, limits_text(limits), style):
             print(line, file=out)
         out.flush()
     analysis = backend.analyse(job.start_fen, job.moves, limits, args.multipv,
@@ -282,7 +285,7 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
         document = {
             "type": "position",
             "engine": {"name": backend.name, "description": backend.description},
-            "limits": limits.to_json(), "multipv": args.multipv,
+            "limits": limits_json(limits), "multipv": args.multipv,
             "notation": style.notation, "pov": style.pov,
             "start_fen": job.start_fen, "moves": job.moves,
             "analysis": analysis_json(position, analysis, style),
@@ -302,7 +305,7 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
     return 130 if analysis.interrupted else 0
 
 
-def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: AnalysisLimits,
+def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: SearchLimits,
               thresholds: Thresholds, style: Style, live: LiveArea, out: IO[str]) -> int:
     text = not args.json
     book = _open_book(args)
@@ -310,7 +313,7 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Ana
     mark_book_moves(layout, book)
     table = GameTable(layout, style)
     if text:
-        for line in game_header(job.headers, layout, backend.description, limits.describe(), style):
+        for line in game_header(job.headers, layout, backend.description, limits_text(limits), style):
             print(line, file=out)
         print("", file=out)
         out.flush()
@@ -343,7 +346,7 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Ana
             pictures_done["plot"] = args.plot
     if args.json:
         document = {"type": "game", "engine": {"name": backend.name, "description": backend.description},
-                    "limits": limits.to_json(), "multipv": args.multipv, "notation": style.notation,
+                    "limits": limits_json(limits), "multipv": args.multipv, "notation": style.notation,
                     "pov": style.pov, **game_json(game, job.headers, job.result, style)}
         if pictures_done:
             document["diagram_ply"] = ply

@@ -24,7 +24,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 from ..book import Book
 from ..position import Color, Position
 from ..score import Score
-from .backend import Analysis, AnalysisLimits, Backend, Line
+from ..search_types import PvLine, SearchLimits
+from .backend import Analysis, Backend
 from .errors import AnalyzeError
 
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -82,7 +83,7 @@ class MoveRecord:
     book: bool = False          # a move of the opening book: not judged
 
     @property
-    def best_line(self) -> Optional[Line]:
+    def best_line(self) -> Optional[PvLine]:
         return self.before.lines[0] if self.before.lines else None
 
     @property
@@ -148,11 +149,11 @@ class GameAnalysis:
         return position
 
 
-ProgressCallback = Callable[[int, Sequence[Line]], None]   # (ply of the position, current lines)
+ProgressCallback = Callable[[int, Sequence[PvLine]], None]   # (ply of the position, current lines)
 RecordCallback = Callable[[MoveRecord], None]
 
 
-def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: AnalysisLimits,
+def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: SearchLimits,
              thresholds: Thresholds = Thresholds(), multipv: int = 1,
              on_progress: Optional[ProgressCallback] = None,
              on_record: Optional[RecordCallback] = None, book: Optional[Book] = None) -> GameAnalysis:
@@ -171,7 +172,7 @@ def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: Ana
         fens.append(position.fen())
         movers.append(position.turn)
     for ply in range(len(moves) + 1):
-        def progress(lines: Sequence[Line], ply: int = ply) -> None:
+        def progress(lines: Sequence[PvLine], ply: int = ply) -> None:
             if on_progress is not None:
                 on_progress(ply, lines)
 

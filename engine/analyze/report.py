@@ -14,13 +14,13 @@ from ..fen import START_FEN
 from ..pgn.game import player_name
 from ..position import Color, Position
 from ..score import Score
-from .backend import Analysis, Line
+from ..search_types import PvLine, SearchLimits
+from .backend import Analysis
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-_SIDE_NAMES = {Color.RED: "Red", Color.BLACK: "Black"}
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,10 @@ def outcome_text(analysis: Analysis, position: Position) -> str:
     reason = outcome.reason.replace("_", " ")
     if outcome.winner is None:
         return f"the game is over: draw by {reason}"
-    return f"the game is over: {_SIDE_NAMES[outcome.winner]} wins by {reason}"
+    return f"the game is over: {outcome.winner.label} wins by {reason}"
 
 
-def line_text(position: Position, line: Line, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
+def line_text(position: Position, line: PvLine, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
     """``depth 8   +35  1. 炮二平五 马8进7 ...`` (with ``line 2`` in front when several lines are shown)."""
     score = style.score(line.score, position.turn).text()
     pv = line.pv if pv_moves is None else line.pv[:pv_moves]
@@ -135,7 +135,7 @@ def line_text(position: Position, line: Line, style: Style, multipv: int, pv_mov
     return (f"line {line.multipv}  " if multipv > 1 else "") + text
 
 
-def position_lines(position: Position, lines: Sequence[Line], style: Style, multipv: int) -> List[str]:
+def position_lines(position: Position, lines: Sequence[PvLine], style: Style, multipv: int) -> List[str]:
     return [line_text(position, line, style, multipv) for line in lines]
 
 
@@ -157,9 +157,31 @@ def position_summary(position: Position, analysis: Analysis, style: Style) -> Li
     return [text + (f"  [{', '.join(facts)}]" if facts else "")]
 
 
+def limits_text(limits: SearchLimits) -> str:
+    """An analysis's limits for the headers: ``depth 8, 0.5 s, 3000 nodes``, or ``no limit``."""
+    parts = []
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    if limits.movetime is not None:
+        parts.append(f"{_seconds(limits):g} s")
+    if limits.nodes is not None:
+        parts.append(f"{limits.nodes} nodes")
+    return ", ".join(parts) or "no limit"
+
+
+def limits_json(limits: SearchLimits) -> dict:
+    """An analysis's limits in the JSON output: ``{"depth": 8, "time": 0.5, "nodes": null}`` (seconds)."""
+    return {"depth": limits.depth, "time": _seconds(limits), "nodes": limits.nodes}
+
+
+def _seconds(limits: SearchLimits) -> Optional[float]:
+    # Rounded, so that the seconds the user gave come back as written (1.1, not 1.1000000000000003).
+    return None if limits.movetime is None else round(limits.movetime / 1000, 9)
+
+
 def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
     return [
-        f"position  {position.fen()} ({_SIDE_NAMES[position.turn]} to move)",
+        f"position  {position.fen()} ({position.turn.label} to move)",
         f"engine    {engine}; {limits}",
         f"scores    {style.pov_phrase()}, mates as #N (mates in N) and -#N (is mated in N)",
     ]
@@ -262,7 +284,7 @@ class GameTable:
             text += f"; best ({best_score}) {shown}{' …' if len(line.pv) > self.pv_moves else ''}"
         return text
 
-    def status(self, game: GameAnalysis, ply: int, lines: Sequence[Line]) -> str:
+    def status(self, game: GameAnalysis, ply: int, lines: Sequence[PvLine]) -> str:
         """The live line while the position after `ply` moves is being searched."""
         total = len(game.moves)
         where = "start position" if ply == 0 else f"after {self.labels[ply - 1]} {self.texts[ply - 1]}"
@@ -281,7 +303,7 @@ def summary_lines(game: GameAnalysis, headers: Dict[str, str]) -> List[str]:
             f"{'blunders':>10}"]
     for color, side in game.summary.items():
         name = player_name(headers, color)
-        rows.append(f"{_SIDE_NAMES[color]:8}{side.moves:>6}{side.book_moves:>6}{side.best_moves:>6}"
+        rows.append(f"{color.label:8}{side.moves:>6}{side.book_moves:>6}{side.best_moves:>6}"
                     f"{side.average_loss:>10.1f}"
                     f"{side.counts['inaccuracy']:>14}{side.counts['mistake']:>10}{side.counts['blunder']:>10}"
                     + (f"   {name}" if name else ""))
@@ -300,7 +322,7 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
         return [f"{where}: {outcome_text(analysis, position)}"]
     score = style.score(analysis.score, position.turn).text()
     best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
-    return [f"{where}: {score} ({_SIDE_NAMES[position.turn]} to move), best {best}"]
+    return [f"{where}: {score} ({position.turn.label} to move), best {best}"]
 
 
 def record_json(record: MoveRecord, style: Style) -> dict:

@@ -9,7 +9,8 @@
 
 The modules, one job each: keys (the book's position keys and mirror images), format (the jiangjun
 file), build (counting games into a book), sources and names (game files and opening names), choose
-(picking a book move for the engine), eleeye and obk (the foreign formats), cli (`jiangjun book`).
+(picking a book move for the engine), policy (the engine's book: when it answers from it, and which
+book it opens), eleeye and obk (the foreign formats), cli (`jiangjun book`).
 """
 from __future__ import annotations
 

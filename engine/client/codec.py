@@ -1,7 +1,7 @@
 """What UCI and UCCI share on the wire, and the interface each dialect's codec fills in.
 
 A codec turns the client's requests into command lines and the engine's lines into values
-(:class:`~engine.client.values.Info`, :class:`~engine.client.values.BestMove`). Both dialects read and write
+(:class:`~engine.search_types.PvLine`, :class:`~engine.client.values.BestMove`). Both dialects read and write
 ``position fen ... moves ...``, ``info`` and ``bestmove`` the same way; they differ in the handshake word, the
 option syntax, ``go`` and the new-game command (see :mod:`.uci` and :mod:`.ucci`).
 
@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..color import Color
 from ..score import Score
-from .values import BestMove, Info, Limits
+from ..search_types import PvLine, SearchLimits
+from .values import BestMove
 
 _MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
 _NO_MOVE = {"(none)", "0000", "none", "null", "(null)"}
@@ -55,9 +57,9 @@ class Codec:
     def new_game_lines(self, advertised: Mapping[str, str]) -> List[str]:
         raise NotImplementedError
 
-    def go_line(self, side: str, limits: Limits) -> str:
-        """The `go` line for the side to move ("red"/"black", or "w"/"r"/"b"). Raises ValueError for limits
-        that ask for nothing."""
+    def go_line(self, side: Color, limits: SearchLimits) -> str:
+        """The `go` line for the side to move, whose clock is `limits.time` (its opponent's `opp_time`).
+        Raises ValueError for limits that ask for nothing."""
         raise NotImplementedError
 
     # -- moves ----------------------------------------------------------------------------------------
@@ -90,8 +92,8 @@ class Codec:
         return line
 
     # -- the engine's lines ---------------------------------------------------------------------------
-    def parse_info(self, line: str) -> Optional[Info]:
-        """An `info` line as an Info; None for other lines, `info string`/`info message` and malformed ones.
+    def parse_info(self, line: str) -> Optional[PvLine]:
+        """An `info` line as a PvLine; None for other lines, `info string`/`info message` and malformed ones.
 
         Scores are read in every form either dialect's engines print: ``score cp N``, ``score mate N`` and
         UCCI's bare ``score N`` (Fairy-Stockfish prints ``cp`` in UCCI mode too). The words after ``string``
@@ -126,7 +128,7 @@ class Codec:
                 i += 1
         except (ValueError, IndexError):
             return None
-        return Info(**fields)  # type: ignore[arg-type]
+        return PvLine(**fields)  # type: ignore[arg-type]
 
     def parse_bestmove(self, line: str) -> Optional[BestMove]:
         """A `bestmove` or `nobestmove` line as a BestMove, else None."""
@@ -177,15 +179,6 @@ def parse_option_name(line: str) -> Optional[str]:
 def is_fairy_stockfish(id_name: Optional[str]) -> bool:
     """Whether the engine's `id name` is Fairy-Stockfish's (whose quirks the codecs know)."""
     return "fairy-stockfish" in (id_name or "").lower()
-
-
-def is_red(side) -> bool:
-    text = str(getattr(side, "value", side)).strip().lower()
-    if text in ("red", "r", "w", "white"):
-        return True
-    if text in ("black", "b"):
-        return False
-    raise ValueError(f"side {side!r}: expected 'red' or 'black'")
 
 
 def ms(value: float) -> int:

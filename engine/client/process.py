@@ -3,7 +3,7 @@
     cfg = EngineConfig("/usr/games/fairy-stockfish", proto="ucci")
     with EngineProcess(cfg) as eng:            # start() is called on entry, quit() on exit
         eng.new_game()
-        result = eng.go(START_FEN, ["h2e2"], "black", Limits(depth=5), timeout=30)
+        result = eng.go(START_FEN, ["h2e2"], Color.BLACK, SearchLimits(depth=5), timeout=30)
         result.bestmove                         # "h9g7" -- always ICCS with ranks 0..9
 
 Everything the two dialects say differently is the codec's (:mod:`.uci`, :mod:`.ucci`); the pipes are the
@@ -20,17 +20,20 @@ import time
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence, Type
 
+from ..color import Color
 from ..score import Score
+from ..search_types import PvLine, SearchLimits, SearchResult
 from .codec import Codec, parse_id, parse_option_name
+from .errors import EngineError, EngineProtocolError, EngineTimeout
 from .transport import Transport
 from .uci import UciCodec
 from .ucci import UcciCodec
-from .values import PROTOCOLS, BestMove, EngineConfig, EngineError, Info, Limits, SearchResult
+from .values import PROTOCOLS, BestMove, EngineConfig
 
 CODECS: Dict[str, Type[Codec]] = {"uci": UciCodec, "ucci": UcciCodec}
 _BY_OK = {codec.ok: codec.name for codec in CODECS.values()}
 
-InfoCallback = Callable[[Info], None]
+InfoCallback = Callable[[PvLine], None]
 
 
 class EngineProcess:
@@ -51,6 +54,7 @@ class EngineProcess:
         self.id_author: Optional[str] = None
         self.advertised: Dict[str, str] = {}    # option name in lower case -> as the engine spells it
         self.warnings: List[str] = []           # unexpected lines seen while setting options
+        self.options_set: Dict[str, str] = {}   # every option sent (the codec's and the user's), as sent
         self._transport = Transport(config.cmd, config.workdir, _name_of(self))
         self._stale = False          # we sent stop and have not seen the answer
         self._need_sync = False      # resynchronise with isready before the next command
@@ -123,8 +127,7 @@ class EngineProcess:
         while True:
             got = self._transport.read(deadline)
             if got is None:
-                raise EngineError("hang", f"{self.name} did not answer {what} in time",
-                                  details=self._transport.context())
+                raise EngineTimeout(f"{self.name} did not answer {what} in time", details=self._transport.context())
             stamp, line = got
             if line is None:
                 raise self._transport.crash(f"while waiting for {what}")
@@ -186,10 +189,10 @@ class EngineProcess:
                 if probing:
                     return None
                 if other_lines:
-                    raise EngineError("protocol", f"{self.name} printed output but never `{codec.ok}` "
-                                      f"(does it speak {word.upper()}?)", details=self._transport.context())
-                raise EngineError("hang", f"{self.name} did not answer `{word}` within {timeout:g} s",
-                                  details=self._transport.context())
+                    raise EngineProtocolError(f"{self.name} printed output but never `{codec.ok}` "
+                                              f"(does it speak {word.upper()}?)", details=self._transport.context())
+                raise EngineTimeout(f"{self.name} did not answer `{word}` within {timeout:g} s",
+                                    details=self._transport.context())
             stamp, line = got
             if line is None:
                 if probing:
@@ -213,9 +216,10 @@ class EngineProcess:
 
     def _setoption(self, name: str, value: Optional[str]) -> None:
         assert self.codec is not None
-        value = None if value is None else str(value)
+        value = "" if value is None else str(value)
         self._send(self.codec.option_line(name, value))
-        self.codec.option_sent(name, "" if value is None else value)
+        self.codec.option_sent(name, value)
+        self.options_set[name] = value
 
     def _isready(self, timeout: float, collect: bool = False) -> None:
         def other(line: str) -> None:
@@ -286,10 +290,11 @@ class EngineProcess:
                 return spelled
         return None
 
-    def go(self, fen: str, moves: Sequence[str], side: str, limits: Limits, timeout: float,
+    def go(self, fen: str, moves: Sequence[str], side: Color, limits: SearchLimits, timeout: float,
            on_info: Optional[InfoCallback] = None) -> SearchResult:
-        """Search `fen` + `moves` (ICCS, ranks 0..9) for `side` ("red"/"black"). Waits for the answer for up to
-        `timeout` seconds; then sends stop and raises EngineError("hang") (with .result if stop was answered).
+        """Search `fen` + `moves` (ICCS, ranks 0..9) for `side`, the side to move, whose clock `limits.time`
+        is. Waits for the answer for up to `timeout` seconds; then sends stop and raises EngineTimeout (with
+        .result if stop was answered).
 
         `on_info` is called with every `info` line of this search that carries information (every MultiPV
         line); an exception it raises is ignored (the search goes on), except KeyboardInterrupt."""
@@ -349,8 +354,8 @@ class EngineProcess:
         except EngineError:
             pass
         what = "answered stop late" if late is not None else "did not answer stop either"
-        raise EngineError("hang", f"{self.name} gave no move within {timeout:g} s and {what}",
-                          result=late, details=self._transport.context())
+        raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
+                            details=self._transport.context(), result=late)
 
     def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
         """Send `lines` as they are and return the engine's output up to and including the first line for
@@ -394,9 +399,9 @@ class _MainLine:
         self.score: Optional[Score] = None
         self.depth: Optional[int] = None
         self.nodes: Optional[int] = None
-        self.pv: List[str] = []
+        self.pv: tuple[str, ...] = ()
 
-    def add(self, info: Info) -> None:
+    def add(self, info: PvLine) -> None:
         if info.multipv != 1:
             return
         if info.nodes is not None:
@@ -406,12 +411,12 @@ class _MainLine:
             if info.depth is not None:
                 self.depth = info.depth
             if info.pv:
-                self.pv = list(info.pv)
+                self.pv = info.pv
 
     def result(self, best: BestMove, elapsed: float) -> SearchResult:
         return SearchResult(bestmove=best.move, ponder=best.ponder, score=self.score, depth=self.depth,
-                            nodes=self.nodes, pv=list(self.pv), elapsed=max(0.0, elapsed),
-                            resign=best.resign, draw_offer=best.draw_offer)
+                            nodes=self.nodes, pv=self.pv, time_ms=max(0.0, elapsed) * 1000,
+                            resign=best.resign, offers_draw=best.offers_draw)
 
 
 def _name_of(process: EngineProcess) -> Callable[[], str]:

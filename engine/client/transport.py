@@ -21,7 +21,7 @@ import weakref
 from collections import deque
 from typing import Callable, Deque, List, Optional, Tuple
 
-from .values import EngineError
+from .errors import EngineCrashed
 
 #: A line as read: (arrival time on the monotonic clock, the line without its end, or None at EOF).
 Stamped = Tuple[float, Optional[str]]
@@ -72,7 +72,7 @@ class Transport:
         return None if self._proc is None else exit_code(self._proc)
 
     def context(self) -> str:
-        """The last lines exchanged and the last stderr lines, for EngineError.details."""
+        """The last lines exchanged and the last stderr lines, for an EngineError's details."""
         parts = []
         if self.log:
             parts.append("last lines:\n  " + "\n  ".join(list(self.log)[-8:]))
@@ -80,7 +80,7 @@ class Transport:
             parts.append("stderr:\n  " + "\n  ".join(list(self.stderr)[-8:]))
         return "\n".join(parts)
 
-    def crash(self, when: str) -> EngineError:
+    def crash(self, when: str) -> EngineCrashed:
         """The error for an engine that went away (`when`: "while ...", or "")."""
         self.eof = True
         code = None if self._proc is None else wait_exit(self._proc, 0.5)
@@ -90,17 +90,17 @@ class Transport:
                 how = f"was killed by {signal.Signals(-code).name}"
             except ValueError:
                 pass
-        return EngineError("crash", f"{self.name()} {how} {when}".rstrip(), details=self.context())
+        return EngineCrashed(f"{self.name()} {how} {when}".rstrip(), details=self.context())
 
     # -- life -----------------------------------------------------------------------------------------
     def start(self) -> None:
-        """Spawn the engine. Raises EngineError("crash") when it cannot be started."""
+        """Spawn the engine. Raises EngineCrashed when it cannot be started."""
         try:
             argv = shlex.split(self.cmd)
         except ValueError as exc:
-            raise EngineError("crash", f"cannot parse the command {self.cmd!r}: {exc}") from None
+            raise EngineCrashed(f"cannot parse the command {self.cmd!r}: {exc}") from None
         if not argv:
-            raise EngineError("crash", "empty engine command")
+            raise EngineCrashed("empty engine command")
         try:
             proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -108,7 +108,7 @@ class Transport:
                 start_new_session=(os.name == "posix"),   # so that kill() can take down the whole group
             )
         except OSError as exc:
-            raise EngineError("crash", f"cannot start {self.cmd!r}: {exc}") from None
+            raise EngineCrashed(f"cannot start {self.cmd!r}: {exc}") from None
         self._proc = proc
         self._batches = queue.Queue()
         self._ready = deque()
@@ -178,7 +178,7 @@ class Transport:
     def send(self, line: str) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
-            raise EngineError("crash", f"{self.name()}: the engine is not running")
+            raise EngineCrashed(f"{self.name()}: the engine is not running")
         self.log.append(f"> {line}")
         try:
             proc.stdin.write(line + "\n")
@@ -188,7 +188,7 @@ class Transport:
 
     def read(self, deadline: float) -> Optional[Stamped]:
         """The next line, or None at the `deadline` (time.monotonic()); (stamp, None) at EOF, once.
-        Raises EngineError("crash") when called again after EOF."""
+        Raises EngineCrashed when called again after EOF."""
         if self.eof:
             raise self.crash("")
         if not self._ready:

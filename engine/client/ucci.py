@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Iterable, List, Mapping, Optional, Tuple
 
-from .codec import Codec, is_fairy_stockfish, is_red, ms
-from .values import Limits
+from ..color import Color
+from ..search_types import SearchLimits
+from .codec import Codec, is_fairy_stockfish, ms
 
 
 class UcciCodec(Codec):
@@ -52,18 +53,17 @@ class UcciCodec(Codec):
     def new_game_lines(self, advertised: Mapping[str, str]) -> List[str]:
         return ["setoption newgame"] if "newgame" in advertised else []
 
-    def go_line(self, side: str, limits: Limits) -> str:
-        red = is_red(side)
+    def go_line(self, side: Color, limits: SearchLimits) -> str:
+        Color.parse(side)       # not needed (the clocks are the side to move's), but a bad side is an error
         if limits.depth is not None:
             return f"go depth {int(limits.depth)}"
         if limits.nodes is not None:
             return f"go nodes {int(limits.nodes)}"
         if limits.movetime is not None:
             return f"go time {self._time(limits.movetime)} movestogo 1"
-        own, opp = (limits.red_time, limits.black_time) if red else (limits.black_time, limits.red_time)
-        own_inc, opp_inc = (limits.red_inc, limits.black_inc) if red else (limits.black_inc, limits.red_inc)
+        own, opp, own_inc, opp_inc = limits.time, limits.opp_time, limits.increment, limits.opp_increment
         if own is None:
-            raise ValueError("Limits: give a clock, movetime, depth or nodes")
+            raise ValueError("SearchLimits: give a clock, movetime, depth or nodes")
         words = ["go", "time", str(self._time(own))]
         if limits.movestogo:
             words += ["movestogo", str(int(limits.movestogo))]

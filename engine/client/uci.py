@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Iterable, List, Mapping, Optional, Tuple
 
-from .codec import Codec, is_fairy_stockfish, is_red, ms
-from .values import Limits
+from ..color import Color
+from ..search_types import SearchLimits
+from .codec import Codec, is_fairy_stockfish, ms
 
 
 class UciCodec(Codec):
@@ -43,12 +44,14 @@ class UciCodec(Codec):
     def new_game_lines(self, advertised: Mapping[str, str]) -> List[str]:
         return ["ucinewgame"]
 
-    def go_line(self, side: str, limits: Limits) -> str:
-        is_red(side)            # not needed (wtime is Red's), but a bad side is an error in every dialect
+    def go_line(self, side: Color, limits: SearchLimits) -> str:
+        red = Color.parse(side) is Color.RED
+        own = (limits.time, limits.increment)
+        opp = (limits.opp_time, limits.opp_increment)
+        (red_time, red_inc), (black_time, black_inc) = (own, opp) if red else (opp, own)
         words = ["go"]
-        if limits.red_time is not None or limits.black_time is not None:
-            for key, value in (("wtime", limits.red_time), ("btime", limits.black_time),
-                               ("winc", limits.red_inc), ("binc", limits.black_inc)):
+        if red_time is not None or black_time is not None:
+            for key, value in (("wtime", red_time), ("btime", black_time), ("winc", red_inc), ("binc", black_inc)):
                 if value is not None:
                     words += [key, str(ms(value))]
             if limits.movestogo:
@@ -60,5 +63,5 @@ class UciCodec(Codec):
         if limits.nodes is not None:
             words += ["nodes", str(int(limits.nodes))]
         if len(words) == 1:
-            raise ValueError("Limits: give a clock, movetime, depth or nodes")
+            raise ValueError("SearchLimits: give a clock, movetime, depth or nodes")
         return " ".join(words)

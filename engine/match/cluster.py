@@ -20,18 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 import uuid
 from typing import Callable, Optional
 
 from ..client import EngineConfig, EngineError, EngineProcess
-from ..cluster import ClusterError, PerThread, connect, describe
+from ..cluster import ClusterError, Collector, PerThread, connect, describe
 from .game import GameRecord
 from .table import GameRules, GameTable, Job
 
 _tables = PerThread()     # on a worker: each thread's GameTable for the match it plays now
 _NEVER = threading.Event()   # a worker's games are not interrupted (see the module docstring)
-POLL_SECONDS = 0.1           # how often the runner looks for finished games
 
 
 def play_on_cluster(address: str, rules: GameRules, jobs: list[Job],
@@ -44,16 +42,15 @@ def play_on_cluster(address: str, rules: GameRules, jobs: list[Job],
         reported = _check_engines(client, rules.engines)
         names = tuple(name_engine(index, name) for index, name in enumerate(reported))
         token = uuid.uuid4().hex[:12]
-        pending = {}
+        games = Collector(client)
         for order, job in enumerate(jobs):
             # Schedule order first: a higher priority starts sooner.
-            future = client.submit(play_job, job, rules, names, token, key=f"jiangjun-game-{token}-{job.number}",
-                                   priority=len(jobs) - order)
-            pending[future] = job
+            games.submit(play_job, job, rules, names, token, key=f"jiangjun-game-{token}-{job.number}",
+                         priority=len(jobs) - order)
         failed = 0
         try:
-            while pending and not stop.is_set():
-                for future, job, outcome in _finished(client, pending):
+            while len(games) and not stop.is_set():
+                for job, outcome in games.finished():
                     if isinstance(outcome, BaseException):
                         failed += 1
                         say(f"Game {job.number} could not be played on the cluster: {outcome!r}")
@@ -62,40 +59,13 @@ def play_on_cluster(address: str, rules: GameRules, jobs: list[Job],
                     if stop.is_set():
                         break
         finally:
-            if pending:
-                client.cancel(list(pending))
+            games.cancel()
             try:
                 client.run(_close_tables, token)
             except Exception:       # a worker gone is no reason to fail the match's end
                 pass
         if failed:
             say(f"{failed} games were not played (run the match again with -resume FILE to play them)")
-
-
-def _finished(client, pending: dict) -> list:
-    """Wait for games to finish; (future, job, GameRecord or the task's exception) for each, taken out of
-    `pending`. The futures' states are polled, not awaited: Dask's as_completed can miss a future that
-    finished, lost its result with a dying worker and finished again (dask/dask#8882), which here left a
-    match waiting for ever. Results are gathered through the scheduler, which knows where they are now."""
-    while True:
-        done = [future for future in pending if future.done()]
-        if done:
-            break
-        time.sleep(POLL_SECONDS)
-    outcomes = []
-    finished = [future for future in done if future.status == "finished"]
-    try:
-        results = client.gather(finished, direct=False) if finished else []
-    except Exception:      # a result lost on the way (its worker died): the scheduler computes it again
-        finished, results = [], []
-    for future, result in zip(finished, results):
-        outcomes.append((future, pending.pop(future), result))
-    for future in done:
-        if future.status == "error":
-            outcomes.append((future, pending.pop(future), future.exception()))
-        elif future.status == "cancelled":     # by someone else: the scheduler will not play it
-            outcomes.append((future, pending.pop(future), RuntimeError("the task was cancelled")))
-    return outcomes
 
 
 def play_job(job: Job, rules: GameRules, names: tuple[str, ...], token: str) -> GameRecord:

@@ -6,10 +6,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..client import EngineError, EngineProcess, Limits, SearchResult
+from ..client import EngineCrashed, EngineError, EngineProcess
+from ..color import Color
 from ..outcome import Ending, Termination
 from ..position import Position
 from ..score import Score
+from ..search_types import PvLine, SearchLimits, SearchResult
 from .openings import Opening
 from .timecontrol import Clock, TimeControl
 
@@ -24,6 +26,7 @@ class MatchTermination(Ending):
     CRASH = "crash", "crash"
     HANG = "hang", "hang"
     NO_MOVE = "no_move", "no move in a live position"
+    RESIGNATION = "resignation", "resignation"   # the engine's own `bestmove ... resign`
     RESIGN_ADJUDICATION = "resign_adjudication", "adjudicated: resignation"
     DRAW_ADJUDICATION = "draw_adjudication", "adjudicated: draw"
     MAX_MOVES = "max_moves", "adjudicated: move limit"
@@ -56,12 +59,16 @@ class Player:
 
 
 @dataclass(frozen=True)
-class MoveEval:
-    """What the engine reported with its move: the score from its own view, the depth, the time taken."""
+class EngineIdentity:
+    """Which engine played a side, for the record: its own name (`id name`; its command when it gave
+    none) and every option the client set it, in the order sent."""
 
-    score: Optional[Score]
-    depth: Optional[int]
-    seconds: float
+    id_name: str
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, process: EngineProcess) -> "EngineIdentity":
+        return cls(process.id_name or process.config.cmd, dict(process.options_set))
 
 
 @dataclass
@@ -71,7 +78,9 @@ class GameRecord:
     opening: Opening
     moves: list[str] = field(default_factory=list)      # ICCS, opening moves included
     comments: list[Optional[str]] = field(default_factory=list)   # cutechess style; "book" for opening moves
-    evals: list[Optional[MoveEval]] = field(default_factory=list)  # the engine's report per move; None: book
+    # What the engine reported with each move: score (its own view), depth and time_ms; None: a book move.
+    evals: list[Optional[PvLine]] = field(default_factory=list)
+    identities: list[EngineIdentity] = field(default_factory=list)   # Red's, Black's; empty if one did not start
     result: str = "*"
     termination: str = ""      # an Ending (a key of TERMINATIONS); "" while unfinished or when interrupted
     detail: str = ""           # what happened, for people
@@ -95,7 +104,8 @@ def play_game(
     on_move: Optional[Callable[[GameRecord], None]] = None,
 ) -> GameRecord:
     """Play one game to its end by the rules, a failure, adjudication or a stop request."""
-    record = GameRecord(red.name, black.name, opening)
+    record = GameRecord(red.name, black.name, opening,
+                        identities=[EngineIdentity.of(red.process), EngineIdentity.of(black.process)])
     position = Position(opening.fen)
     for move in opening.moves:
         position.push(move)
@@ -114,41 +124,43 @@ def play_game(
         outcome = position.outcome()
         if outcome is not None:
             result = outcome.result
-            who = {"red": "Red", "black": "Black"}.get(outcome.winner or "", "")
             words = outcome.reason.words
-            return finish(result, outcome.reason, f"{who} wins by {words}" if who else f"draw by {words}")
+            return finish(result, outcome.reason, f"{outcome.winner.label} wins by {words}"
+                          if outcome.winner is not None else f"draw by {words}")
         if stop.is_set():
             return finish("*", "", "interrupted")
-        side = 0 if position.turn == "red" else 1
+        side = position.turn.index
         mover, clock = players[side], clocks[side]
         loses = "0-1" if side == 0 else "1-0"
-        mover_word = "Red" if side == 0 else "Black"
+        mover_word = position.turn.label
         limits, timeout = _limits(mover.tc, clocks, side, time_margin, stall_timeout)
-        record.clock_log.append((len(record.moves), "red" if side == 0 else "black",
+        record.clock_log.append((len(record.moves), position.turn.value,
                                  clock.remaining if mover.tc.stages else -1.0, clock.moves_to_go()))
         try:
-            answer = mover.process.go(opening.fen, record.moves, position.turn.value, limits, timeout)
+            answer = mover.process.go(opening.fen, record.moves, position.turn, limits, timeout)
         except EngineError as exc:
             if stop.is_set():
                 return finish("*", "", "interrupted")
-            kind = MatchTermination.CRASH if exc.kind == "crash" else MatchTermination.HANG
-            if kind is MatchTermination.HANG and mover.tc.stages:
+            if isinstance(exc, EngineCrashed):
+                return finish(loses, MatchTermination.CRASH, f"{mover_word} ({mover.name}): {exc}", side)
+            if mover.tc.stages:
                 return finish(loses, MatchTermination.TIME_FORFEIT,
                               f"{mover_word} ({mover.name}) did not move in time and stopped answering: {exc}", side)
-            return finish(loses, kind, f"{mover_word} ({mover.name}): {exc}", side)
+            return finish(loses, MatchTermination.HANG, f"{mover_word} ({mover.name}): {exc}", side)
+        elapsed = answer.time_ms / 1000
         if mover.tc.stages:
-            over = answer.elapsed - clock.remaining
-            clock.punch(answer.elapsed)
+            over = elapsed - clock.remaining
+            clock.punch(elapsed)
             if over > time_margin:
                 return finish(loses, MatchTermination.TIME_FORFEIT,
                               f"{mover_word} ({mover.name}) lost on time ({over:.3f} s over)",
                               side)
-        elif mover.tc.movetime is not None and answer.elapsed > mover.tc.movetime + time_margin:
+        elif mover.tc.movetime is not None and elapsed > mover.tc.movetime + time_margin:
             return finish(loses, MatchTermination.TIME_FORFEIT,
-                          f"{mover_word} ({mover.name}) took {answer.elapsed:.3f} s for a {mover.tc.movetime:g} s move",
+                          f"{mover_word} ({mover.name}) took {elapsed:.3f} s for a {mover.tc.movetime:g} s move",
                           side)
         if answer.resign:
-            return finish(loses, MatchTermination.RESIGN_ADJUDICATION, f"{mover_word} ({mover.name}) resigns")
+            return finish(loses, MatchTermination.RESIGNATION, f"{mover_word} ({mover.name}) resigns")
         if answer.bestmove is None:
             return finish(loses, MatchTermination.NO_MOVE,
                           f"{mover_word} ({mover.name}) gave no move in a live position", side)
@@ -158,7 +170,7 @@ def play_game(
         position.push(answer.bestmove)
         record.moves.append(answer.bestmove)
         record.comments.append(_comment(answer))
-        record.evals.append(MoveEval(answer.score, answer.depth, answer.elapsed))
+        record.evals.append(PvLine(score=answer.score, depth=answer.depth, time_ms=answer.time_ms))
         scores[side].append(_adjudication_cp(answer.score))
         if on_move is not None:
             on_move(record)
@@ -168,24 +180,23 @@ def play_game(
 
 
 def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: float,
-            stall_timeout: float) -> tuple[Limits, float]:
-    """What to send with go, and how long to wait before declaring the engine hung."""
+            stall_timeout: float) -> tuple[SearchLimits, float]:
+    """What to send with go (the mover's clock and its opponent's, in ms), and how long to wait before
+    declaring the engine hung."""
     if tc.stages:
-        own = clocks[side]
-        red, black = clocks
+        own, opp = clocks[side], clocks[1 - side]
         # An opponent playing at a depth or node count (its own tc) has no clock to send.
-        red_time, black_time = (None if math.isinf(c.remaining) else max(0.0, c.remaining) * 1000
-                                for c in (red, black))
-        limits = Limits(
-            red_time=red_time, black_time=black_time,
-            red_inc=red.increment() * 1000 if red_time is not None else None,
-            black_inc=black.increment() * 1000 if black_time is not None else None,
+        own_time, opp_time = (None if math.isinf(c.remaining) else max(0.0, c.remaining) * 1000
+                              for c in (own, opp))
+        limits = SearchLimits(
+            time=own_time, increment=own.increment() * 1000 if own_time is not None else None,
+            opp_time=opp_time, opp_increment=opp.increment() * 1000 if opp_time is not None else None,
             movestogo=own.moves_to_go(),
         )
         return limits, max(0.0, own.remaining) + margin + 1.0
     if tc.movetime is not None:
-        return Limits(movetime=tc.movetime * 1000), tc.movetime + margin + 1.0
-    return Limits(depth=tc.depth, nodes=tc.nodes), stall_timeout
+        return SearchLimits(movetime=tc.movetime * 1000), tc.movetime + margin + 1.0
+    return SearchLimits(depth=tc.depth, nodes=tc.nodes), stall_timeout
 
 
 def _adjudication_cp(score: Optional[Score]) -> Optional[float]:
@@ -208,7 +219,7 @@ def _comment(answer: SearchResult) -> str:
     else:
         score = f"{value.value / 100:+.2f}"
     depth = answer.depth if answer.depth is not None else 0
-    return f"{score}/{depth} {answer.elapsed:.3f}s"
+    return f"{score}/{depth} {answer.time_ms / 1000:.3f}s"
 
 
 def _adjudicate(rule: Adjudication, scores: tuple[list, list], side: int,
@@ -222,9 +233,8 @@ def _adjudicate(rule: Adjudication, scores: tuple[list, list], side: int,
             if not rule.resign_twosided or (
                 len(other) == rule.resign_movecount and all(s is not None and s >= rule.resign_score for s in other)
             ):
-                who = "Red" if side == 0 else "Black"
                 return ("0-1" if side == 0 else "1-0", MatchTermination.RESIGN_ADJUDICATION,
-                        f"{who} resigns (adjudicated)")
+                        f"{Color.of_index(side).label} resigns (adjudicated)")
     if rule.draw_movecount > 0 and fullmoves >= rule.draw_movenumber:
         a = scores[0][-rule.draw_movecount:]
         b = scores[1][-rule.draw_movecount:]

@@ -18,7 +18,8 @@ from dataclasses import asdict
 from typing import Iterable, Optional
 
 from ..score import Score
-from .game import GameRecord, MoveEval
+from ..search_types import PvLine
+from .game import EngineIdentity, GameRecord
 from .openings import Opening
 
 FORMAT = "jiangjun-match-journal-1"
@@ -40,15 +41,15 @@ def fingerprint(parts: Iterable[object]) -> str:
 def record_to_dict(record: GameRecord) -> dict:
     data = asdict(record)
     data["evals"] = [None if note is None else {"score": None if note.score is None else note.score.value,
-                                                "depth": note.depth, "seconds": note.seconds}
+                                                "depth": note.depth, "time_ms": note.time_ms}
                      for note in record.evals]
     return data
 
 
 def record_from_dict(data: dict) -> GameRecord:
     opening = data["opening"]
-    evals = [None if note is None else MoveEval(None if note["score"] is None else Score(note["score"]),
-                                                note["depth"], note["seconds"])
+    evals = [None if note is None else PvLine(score=None if note["score"] is None else Score(note["score"]),
+                                              depth=note["depth"], time_ms=_time_ms(note))
              for note in data["evals"]]
     return GameRecord(
         red=data["red"], black=data["black"],
@@ -56,7 +57,13 @@ def record_from_dict(data: dict) -> GameRecord:
         moves=list(data["moves"]), comments=list(data["comments"]), evals=evals,
         result=data["result"], termination=data["termination"], detail=data["detail"],
         loser_index=data["loser_index"], clock_log=[tuple(entry) for entry in data["clock_log"]],
+        identities=[EngineIdentity(**identity) for identity in data.get("identities", [])],
     )
+
+
+def _time_ms(note: dict) -> float:
+    """A move's time: journals before the one vocabulary (engine.search_types) kept it in seconds."""
+    return note["time_ms"] if "time_ms" in note else note["seconds"] * 1000
 
 
 class Journal:

@@ -2,20 +2,19 @@
 score, SPRT, the final table and the PGN file."""
 from __future__ import annotations
 
-import datetime
 import queue
 import random
 import sys
 import threading
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
-from ..fen import START_FEN
-from .game import TERMINATIONS, Adjudication, GameRecord
+from .game import Adjudication, GameRecord
 from .journal import Journal, fingerprint
 from .openings import Opening
-from .stats import Sprt, draw_ratio, elo_difference, likelihood_of_superiority
+from .pgn import game_pgn
+from .stats import Sprt
+from .summary import PairScore, results_table, score_line
 from .table import EngineSpec, GameRules, GameTable, Job
 
 __all__ = ["EngineSpec", "Job", "Match", "MatchConfig", "PairScore", "schedule"]
@@ -43,20 +42,6 @@ class MatchConfig:
 
     def rules(self) -> GameRules:
         return GameRules(self.engines, self.adjudication, self.time_margin, self.stall_timeout)
-
-
-@dataclass
-class PairScore:
-    """The results of one pair of engines, from the first engine's point of view."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    terminations: Counter = field(default_factory=Counter)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
 
 def schedule(config: MatchConfig) -> list[Job]:
@@ -242,69 +227,18 @@ class Match:
             self.stop.set()
 
     def _score_line(self, i: int, j: int, pair: PairScore) -> str:
-        total = pair.games
-        score = (pair.wins + pair.draws / 2) / total
-        elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
-        return (f"Score of {self._display(i)} vs {self._display(j)}: {pair.wins} - {pair.losses} - {pair.draws}  "
-                f"[{score:.3f}] {total}   Elo {_fmt_elo(elo)} +/- {_fmt_elo(error, signed=False)}")
+        return score_line(self._display(i), self._display(j), pair)
 
     def summary(self) -> str:
-        """The final table: per pair W/D/L, score, Elo with its 95% margin, LOS, draw ratio, endings."""
-        lines = [f"Results ({self._finished} games)"]
-        if not self.scores:
-            lines.append("  no game was finished")
-        for (i, j), pair in sorted(self.scores.items()):
-            elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
-            los = likelihood_of_superiority(pair.wins, pair.losses)
-            score = (pair.wins + pair.draws / 2) / pair.games
-            lines.append(f"  {self._display(i)} vs {self._display(j)}: W {pair.wins}  D {pair.draws}  L {pair.losses}  "
-                         f"score {score:.3f}  Elo {_fmt_elo(elo)} +/- {_fmt_elo(error, signed=False)}  "
-                         f"LOS {los * 100:.1f}%  draws {draw_ratio(pair.wins, pair.draws, pair.losses) * 100:.1f}%")
-            endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
-                                sorted(pair.terminations.items(), key=lambda kv: list(TERMINATIONS).index(kv[0])))
-            lines.append(f"    endings: {endings}")
-        if self.sprt_verdict:
-            lines.append("  " + self.sprt_verdict)
-        return "\n".join(lines)
+        """The final table (engine.match.summary)."""
+        return results_table(self.scores, self._display, self._finished, self.sprt_verdict)
 
     def _write_pgn(self, job: Job, record: GameRecord) -> None:
-        from ..pgn import Game, write_game
-        from ..pgn.xboard import eval_comment
-
-        spec_tcs = {self.config.engines[job.first].tc.pgn_tag(), self.config.engines[job.second].tc.pgn_tag()}
-        headers = {
-            "Game": "Chinese Chess",
-            "Event": self.config.event,
-            "Site": "?",
-            "Date": datetime.date.today().strftime("%Y.%m.%d"),
-            "Round": str(job.number),
-            "Red": record.red,
-            "Black": record.black,
-            "Result": record.result,
-        }
-        if record.opening.fen != START_FEN:
-            headers["FEN"] = record.opening.fen
-        headers["Opening"] = record.opening.name
-        headers["TimeControl"] = " / ".join(sorted(spec_tcs))
-        ending = TERMINATIONS.get(record.termination)
-        headers["Termination"] = record.termination if ending is None else ending.words
-        headers["PlyCount"] = str(len(record.moves))
-        comments = list(record.comments)
-        if self.config.pgn_notation == "san":  # XBoard's own comments, {+0.12/9 4}, which it reads back
-            comments = [comment if note is None else eval_comment(note.score, note.depth, note.seconds)
-                        for comment, note in zip(comments, record.evals)]
-        game = Game(headers=headers, moves=list(record.moves), comments=comments,
-                    result=record.result, start_comment=record.detail)
-        text = write_game(game, notation=self.config.pgn_notation)
+        tcs = {self.config.engines[job.first].tc.pgn_tag(), self.config.engines[job.second].tc.pgn_tag()}
+        text = game_pgn(record, job.number, self.config.event, " / ".join(sorted(tcs)), self.config.pgn_notation)
         with open(self.config.pgn_path, "a", encoding="utf-8") as handle:
             handle.write(text.rstrip("\n") + "\n\n")
 
     def _say(self, line: str) -> None:
         self.out.write(line + "\n")
         self.out.flush()
-
-
-def _fmt_elo(value: float, signed: bool = True) -> str:
-    if value != value or value in (float("inf"), float("-inf")):
-        return "inf" if value == float("inf") or not signed else "-inf"
-    return f"{value:+.1f}" if signed else f"{value:.1f}"

@@ -31,7 +31,6 @@ __all__ = [
     "PairCounts",
     "pair_elo_difference",
     "Sprt",
-    "format_summary",
 ]
 
 _Z975 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
@@ -251,32 +250,3 @@ def _mle(scores: Sequence[float], probs: Sequence[float], s: float) -> list:
             hi = mid
     theta = (lo + hi) / 2
     return [p / (1 + theta * (a - s)) for p, a in zip(probs, scores)]
-
-
-def _num(value: float, digits: int) -> str:
-    return f"{value:.{digits}f}" if math.isfinite(value) else ("inf" if value > 0 else "-inf")
-
-
-def format_summary(wins: int, draws: int, losses: int, names: Tuple[str, str] = ("First", "Second"),
-                   sprt: Optional[Sprt] = None) -> str:
-    """A cutechess-style summary of a match, one line each for the score, Elo and (if given) SPRT::
-
-        Score of A vs B: 60 - 20 - 20  [0.700] 100
-        Elo difference: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %
-        SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 accepted
-    """
-    games = wins + draws + losses
-    elo, margin = elo_difference(wins, draws, losses)
-    lines = [
-        f"Score of {names[0]} vs {names[1]}: {wins} - {losses} - {draws}  [{score(wins, draws, losses):.3f}] {games}",
-        f"Elo difference: {_num(elo, 1)} +/- {_num(margin, 1)}, "
-        f"LOS: {100 * likelihood_of_superiority(wins, losses):.1f} %, "
-        f"DrawRatio: {100 * draw_ratio(wins, draws, losses):.1f} %",
-    ]
-    if sprt is not None:
-        llr = sprt.llr(wins, draws, losses)
-        fraction = llr / sprt.upper if llr >= 0 else llr / -sprt.lower
-        verdict = sprt.status(wins, draws, losses)
-        lines.append(f"SPRT: llr {llr:.2f} ({100 * fraction:.1f}%), lbound {sprt.lower:.2f}, "
-                     f"ubound {sprt.upper:.2f}" + (f" - {verdict}" if verdict else ""))
-    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The NNUE network shipped with the package, and how an ``EvalFile`` value finds a network file.
+"""The NNUE network shipped with the package, and how an ``EvalFile`` value finds a network file
+(:mod:`.loader` loads it into the kernel when the engine first needs it).
 
 The engine evaluates with :data:`DEFAULT` unless told otherwise (``Use NNUE`` off: the hand-crafted
 evaluation; ``EvalFile``: another network). README, "The neural evaluation", gives the commands that

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
+from ..color import Color
 from ..errors import IllegalMoveError
 from ..squares import Square, parse_iccs
 
@@ -86,21 +87,20 @@ class MoveText:
 # The board seen from the side to move
 # ---------------------------------------------------------------------------
 
-def is_red(position: PositionLike) -> bool:
-    """Whether Red is to move (``position.turn`` equals "red" or "black")."""
+def side_to_move(position: PositionLike) -> Color:
+    """The side to move (``position.turn``: a Color, or the string "red" or "black")."""
     turn = position.turn
-    if turn == "red":
-        return True
-    if turn == "black":
-        return False
-    raise ValueError(f"unknown side to move: {turn!r}")
+    if turn not in ("red", "black"):
+        raise ValueError(f"unknown side to move: {turn!r}")
+    return Color(turn)
 
 
 class BoardView:
     """The board of one position, seen from the side to move."""
 
     def __init__(self, position: PositionLike) -> None:
-        self.red = is_red(position)
+        self.color = side_to_move(position)
+        self.red = self.color is Color.RED
         self.board: Dict[Square, str] = {
             square_of(name): piece
             for name, piece in position.piece_map().items()}
@@ -109,12 +109,12 @@ class BoardView:
     @property
     def side(self) -> str:
         """Side to move: "red" or "black"."""
-        return "red" if self.red else "black"
+        return self.color.value
 
     @property
     def side_name(self) -> str:
         """Side to move as written in messages: "Red" or "Black"."""
-        return "Red" if self.red else "Black"
+        return self.color.label
 
     def file_no(self, file_index: int) -> int:
         """File number 1..9 counted from the mover's right."""

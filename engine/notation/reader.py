@@ -12,7 +12,7 @@ from typing import List
 
 from ..squares import Square, is_iccs, move_name, square_name
 from .board import (FORMAT_HELP, FRONT, FRONT2, MIDDLE, PAWN, REAR, REAR2, TYPE_NAMES, BoardView, MoveText,
-                    NotationError, PositionLike, decode_iccs, is_red, square_of)
+                    NotationError, PositionLike, decode_iccs, side_to_move, square_of)
 from .chinese import chinese_text, looks_chinese, read_chinese
 from .san import looks_san, read_san
 from .wxf import read_wxf, wxf_text
@@ -189,7 +189,7 @@ def parse_move(p: PositionLike, text: str) -> str:
         frm, to = decode_iccs(compact)
         move = move_name(frm, to)
         if move not in p.legal_moves():
-            side = "Red" if is_red(p) else "Black"
+            side = side_to_move(p).label
             raise NotationError(
                 f"{text!r} ({move}) is not a legal move for {side} "
                 "in this position")

@@ -33,7 +33,8 @@ import re
 from typing import Dict, List, Optional
 
 from ..squares import FILES
-from .board import NotationError, PositionLike, decode_iccs, is_red
+from ..color import Color
+from .board import NotationError, PositionLike, decode_iccs, side_to_move
 
 #: XBoard's letter for each piece type (upper-case FEN letters).
 LETTERS: Dict[str, str] = {"K": "K", "A": "A", "B": "E", "N": "H", "R": "R", "C": "C"}
@@ -67,7 +68,7 @@ def san_text(position: PositionLike, move: str, legal: Optional[List[str]] = Non
     origin, target = move[:2], move[2:]
     legal = position.legal_moves() if legal is None else legal
     if move not in legal:
-        side = "Red" if is_red(position) else "Black"
+        side = side_to_move(position).label
         raise NotationError(f"{move} is not a legal move for {side} in this position")
     board = position.piece_map()
     piece = board[origin]
@@ -108,8 +109,8 @@ def read_san(position: PositionLike, text: str, original: Optional[str] = None) 
     match = _SAN_RE.fullmatch(text)
     if match is None:
         raise NotationError(f"cannot read {shown!r} as SAN (e.g. Cbe2, Hc7, cxc5, Rxf9+, e4)")
-    red = is_red(position)
-    side = "Red" if red else "Black"
+    color = side_to_move(position)
+    red, side = color is Color.RED, color.label
     kind = _PIECE_LETTERS[match["piece"] or "P"]
     letter = kind if red else kind.lower()
     from_file, from_rank, target = match["file"], match["rank"], match["to"]

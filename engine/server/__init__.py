@@ -2,6 +2,6 @@
 
 `protocol.serve` reads the first command and hands the stream to a dialect (`uci.UciSession`,
 `ucci.UcciSession`, both built on `session.Session`); every dialect drives the one search facade,
-`engine.Engine`, with `limits.SearchLimits` and the time manager `timeman`. `bench` is `jiangjun bench`.
+`engine.Engine`, with `engine.search_types.SearchLimits` and the time manager `timeman`. `bench` is `jiangjun bench`.
 This layer uses the rules library (engine.position and friends) and the kernel; nothing below it imports it.
 """

@@ -40,17 +40,18 @@ from ..color import Color
 from ..errors import InvalidFenError
 from ..outcome import Termination
 from ..position import Position, normalize_move
+from ..search_types import PvLine, SearchLimits, SearchResult
 from ..squares import parse_iccs
+from ..version import ENGINE_NAME
 from .cecp_codec import (
     TimeControl, clock_limits, format_result, format_stat01, format_thinking, option_feature,
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
 )
 from .commands import CommandError, parse_int, quote
-from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
-from .limits import SearchLimits
+from .engine import MAX_THREADS, Engine, max_hash_mb
 from .options import Option, OptionError
 from .session import BaseSession, Post, Say
-from .uci import ENGINE_NAME, apply_option, uci_options
+from .uci import apply_option, uci_options
 
 #: The UCI options offered to XBoard as `feature option=`. Hash, Threads and Ponder are XBoard's own
 #: `memory`, `cores` and `hard`/`easy`; xiangqi is the only variant.
@@ -72,7 +73,7 @@ class _Search:
     predicted: Optional[str] = None
     cancelled: bool = False
     started: float = field(default_factory=time.monotonic)
-    last_info: Optional[SearchInfo] = None
+    last_info: Optional[PvLine] = None
 
 
 class CecpSession(BaseSession):
@@ -193,7 +194,7 @@ class CecpSession(BaseSession):
         search = _Search(kind, predicted=predicted)
         self.engine.set_position(self.game.starting_fen, [*self.game.move_stack, *moves])
 
-        def on_info(info: SearchInfo) -> None:
+        def on_info(info: PvLine) -> None:
             if search.cancelled:
                 return
             search.last_info = info

@@ -16,12 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..color import Color
 from ..outcome import Outcome, Termination
 from ..score import Score
+from ..search_types import PvLine, SearchLimits
 from .commands import CommandError, parse_int, parse_number, quote
-from .engine import SearchInfo
-from .limits import SearchLimits
 from .options import Option
 
 #: Mates are scored as 100000 + N for "mate in N moves" and -100000 - N for "mated in N"
@@ -122,7 +120,7 @@ def xboard_score(score: Score) -> int:
     return XBOARD_MATE + moves if score.value > 0 else -XBOARD_MATE - abs(moves)
 
 
-def format_thinking(info: SearchInfo, prefix: Sequence[str] = ()) -> str:
+def format_thinking(info: PvLine, prefix: Sequence[str] = ()) -> str:
     """`ply score time nodes seldepth nps tbhits<TAB>pv`, time in centiseconds. The three optional
     numbers are all given (XBoard reads the last number before the tab as tbhits, so seldepth and nps
     alone would be misread). `prefix`: moves put before the PV (the predicted move when pondering)."""
@@ -131,16 +129,12 @@ def format_thinking(info: SearchInfo, prefix: Sequence[str] = ()) -> str:
             f"{info.seldepth} {info.nps} 0\t{pv}")
 
 
-def format_stat01(elapsed_ms: float, info: Optional[SearchInfo], legal_moves: int) -> str:
+def format_stat01(elapsed_ms: float, info: Optional[PvLine], legal_moves: int) -> str:
     """The answer to `.` in analysis: `stat01: time nodes ply mvleft mvtot` (time in centiseconds),
     from the last completed iteration (the kernel reports only those), so `mvleft` is 0."""
     nodes = info.nodes if info is not None else 0
     depth = info.depth if info is not None else 0
     return f"stat01: {max(0, int(elapsed_ms // 10))} {nodes} {depth} 0 {legal_moves}"
-
-
-def _side(color: Color) -> str:
-    return "Red" if color is Color.RED else "Black"
 
 
 def format_result(outcome: Outcome) -> str:
@@ -149,7 +143,7 @@ def format_result(outcome: Outcome) -> str:
     reason = outcome.reason
     if outcome.winner is None:
         return f"{outcome.result} {{{reason.words}}}"
-    winner, loser = _side(outcome.winner), _side(outcome.winner.other)
+    winner, loser = outcome.winner.label, outcome.winner.other.label
     if reason is Termination.CHECKMATE:
         text = f"{winner} mates"
     elif reason is Termination.STALEMATE:

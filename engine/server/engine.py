@@ -21,16 +21,17 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from .._core import SearchReport, Searcher, clear_network, network_hidden, set_network
+from .._core import SearchReport, Searcher
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from .. import book as books
 from .. import nets
-from ..netfile import NetFileError, read_net
-from ..position import Color, Position, normalize_move
+from ..book.policy import BookShelf, book_answer
+from ..nets.loader import NetworkLoader
+from ..position import Position, normalize_move
 from ..score import Score
+from ..search_types import PvLine, SearchLimits, SearchResult
 from . import strength
-from .limits import SearchLimits
 from .timeman import allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
@@ -61,7 +62,7 @@ class EngineOptions:
     move_overhead_ms: int = 10
     eval_file: str = nets.DEFAULT  # a JJNN network file (engine.netfile; a shipped one by its name); "" for none
     use_nnue: bool = True         # evaluate with the network of eval_file (when one is loaded)
-    own_book: bool = True         # answer from the opening book when it has a move (see _book_move)
+    own_book: bool = True         # answer from the opening book when it has a move (engine.book.policy)
     book_file: str = books.DEFAULT  # a book file of any format (engine.book.open_book), or "" for none
     skill_level: int = strength.FULL_STRENGTH   # 0..20 (engine.server.strength); 20 is full strength
     limit_strength: bool = False  # play at `elo` instead of skill_level
@@ -73,40 +74,7 @@ class EngineOptions:
         return strength.level_of(self.skill_level, self.limit_strength, self.elo)
 
 
-@dataclass(frozen=True)
-class SearchInfo:
-    """One completed iteration of one PV line; the score is from the side to move's view."""
-
-    depth: int
-    seldepth: int
-    multipv: int
-    score: Score
-    nodes: int
-    time_ms: int
-    nps: int
-    hashfull: int
-    pv: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The answer to one `go`, scored from the side to move's view. bestmove None: no move to play; `note`
-    says why, and the score `Score.mated()` means that the side to move has lost (checkmate, stalemate, or a
-    loss by the repetition rulings)."""
-
-    bestmove: Optional[str]
-    ponder: Optional[str] = None
-    score: Score = Score(0)
-    depth: int = 0
-    nodes: int = 0
-    time_ms: int = 0
-    pv: tuple[str, ...] = ()
-    note: Optional[str] = None
-    accept_draw: bool = False
-    static: bool = False          # `go depth 0`: the score is the static evaluation, no move searched
-
-
-InfoCallback = Callable[[SearchInfo], None]
+InfoCallback = Callable[[PvLine], None]
 BestmoveCallback = Callable[[SearchResult], None]
 
 
@@ -141,14 +109,10 @@ class Engine:
         self._options = options
         self._searcher = Searcher(hash_mb=options.hash_mb, threads=options.threads)
         self._searcher.use_nnue = options.use_nnue
-        # The network of eval_file is loaded when the first search or evaluation needs it, not here:
-        # start-up and the handshake stay fast (see _ensure_network).
-        self._network_pending = bool(options.eval_file)
-        self._network_error: Optional[str] = None
-        # The book too is opened on first use (the shipped one is memory-mapped, so that is quick).
-        self._book: Optional[books.Book] = None
-        self._book_pending = bool(options.book_file)
-        self._book_error: Optional[str] = None
+        # The network and the book are loaded when first needed, not here: start-up and the handshake
+        # stay fast.
+        self._network = NetworkLoader(options.eval_file)
+        self._books = BookShelf(options.book_file)
         self._book_random = random.Random()
         self._level_random = random.Random()   # the noise of the strength levels
         self._position = Position()
@@ -195,11 +159,9 @@ class Engine:
         if "eval_file" in changes:
             if self._busy():
                 raise EngineBusyError("EvalFile cannot change during a search; send stop first")
-            self._load_network(new.eval_file)
-            self._network_pending = False
-            self._network_error = None
+            self._network.load(new.eval_file)
         if "book_file" in changes:
-            self._open_book(new.book_file)
+            self._books.select(new.book_file)
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
@@ -261,9 +223,9 @@ class Engine:
                 raise IllegalMoveError(f"searchmoves: {move} is not legal in {self._position.fen()}")
         self.stop()
         self.wait()
-        self._ensure_network()
+        self._network.ensure(self._options.use_nnue)
         job = _Job(limits, on_info, on_bestmove)
-        job.book = self._ensure_book() if self._options.own_book else None
+        job.book = self._books.book if self._options.own_book else None
         if not (limits.infinite or limits.ponder):
             job.released.set()
         soft, hard = (0, 0) if limits.ponder else self._deadlines(limits)
@@ -343,112 +305,29 @@ class Engine:
 
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""
-        self._ensure_network()
+        self._network.ensure(self._options.use_nnue)
         return int(self._searcher.evaluate(self._position.kernel_board))
 
     def evaluation_summary(self) -> str:
         """Which evaluation the next search uses, in words (for an `info string`)."""
-        self._ensure_network()
-        hidden = network_hidden()
-        if self._options.use_nnue and hidden:
-            return f"NNUE evaluation with {self._options.eval_file} ({hidden} hidden units) enabled"
-        if self._options.use_nnue and self._network_error:
-            return f"{self._network_error}: using the hand-crafted evaluation"
-        if self._options.use_nnue:
-            return "NNUE enabled but no network is loaded (set EvalFile): using the hand-crafted evaluation"
-        if hidden:
-            return (f"network {self._options.eval_file} ({hidden} hidden units) loaded; the hand-crafted "
-                    f"evaluation stays until NNUE is enabled")
-        return "using the hand-crafted evaluation"
+        return self._network.summary(self._options.use_nnue)
 
     def book_summary(self) -> str:
         """Which book the engine plays from, in words (for an `info string` after OwnBook or BookFile)."""
-        book = self._ensure_book()
-        if self._book_error:
-            return f"{self._book_error}: playing without a book"
-        if not self._options.own_book:
-            return "own book off: every move is searched"
-        if book is not None:
-            return f"book moves from {book.describe()}"
-        return "no book file set (BookFile): playing without a book"
+        return self._books.summary(self._options.own_book)
 
     def strength_summary(self) -> str:
         """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
-        level = self._options.level
-        limits = strength.level_limits(level)
-        if limits is None:
-            return "full strength"
-        how = f"UCI_Elo {self._options.elo}: " if self._options.limit_strength else ""
-        return f"{how}strength level {level:.2f} ({limits.describe()})"
+        return strength.summary(self._options.level, self._options.limit_strength, self._options.elo)
 
     @property
     def book(self) -> Optional["books.Book"]:
         """The book in use (opened now if still pending), or None."""
-        return self._ensure_book()
+        return self._books.book
 
     # -- internals ---------------------------------------------------------------------------
-    def _open_book(self, name: str) -> None:
-        """Open the book `name` ("" for none); a file that is not a book leaves the engine without one,
-        and book_summary says why."""
-        if self._book is not None and self._book is not books.default_book_if_open():
-            self._book.close()
-        self._book, self._book_error, self._book_pending = None, None, False
-        if not name:
-            return
-        try:
-            self._book = books.default_book() if name == books.DEFAULT else books.open_book(name)
-        except books.BookError as exc:
-            self._book_error = str(exc)
-
-    def _ensure_book(self) -> Optional["books.Book"]:
-        if self._book_pending:
-            self._open_book(self._options.book_file)
-        return self._book
-
-    def _book_move(self, job: _Job, limits: SearchLimits, position: Position,
-                   banmoves: tuple[str, ...]) -> Optional[SearchResult]:
-        """A move from the book, played at once, when the `go` is a move of a game, on a clock or a time
-        per move. Searches of another kind are analyses and are searched (as Stockfish did with its
-        book): `infinite`, `ponder`, `mate`, and a fixed `depth` or `nodes` (what analysis tools, tests
-        and node-count matches ask for); so is a draw offer, which the search's score answers."""
-        if limits.infinite or limits.ponder or limits.mate or limits.depth is not None \
-                or limits.nodes is not None or limits.draw_offer \
-                or (limits.time is None and limits.movetime is None):
-            return None
-        book = job.book
-        if book is None:
-            return None
-        from ..book.choose import choose
-        try:
-            choice = choose(book, position, banmoves, limits.searchmoves, self._book_random)
-        except Exception:  # a damaged book must not cost the move: search instead
-            return None
-        if choice is None:
-            return None
-        return SearchResult(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
-                            note=f"book move {choice.describe()}")
-
     def _busy(self) -> bool:
         return self.searching or self.perft_running
-
-    def _load_network(self, path: str) -> None:
-        """Load the network file at `path` (or the shipped network of that name: engine.nets.locate) into
-        the kernel, or drop the network for "". The network is the process's (one per kernel). Raises
-        NetFileError; the current network then stays."""
-        if path:
-            set_network(read_net(nets.locate(path)))
-        else:
-            clear_network()
-
-    def _ensure_network(self) -> None:
-        """Load eval_file's network if it is still pending, when the evaluation is the network's. A file
-        that cannot be read leaves the hand-crafted evaluation, and says so in evaluation_summary."""
-        if self._network_pending and self._options.use_nnue:
-            self._network_pending = False
-            try:
-                self._load_network(self._options.eval_file)
-            except NetFileError as exc:
-                self._network_error = str(exc)
 
     def _wait_perft(self) -> None:
         if self._perft is not None:
@@ -468,10 +347,10 @@ class Engine:
             result = self._search(job, position, banmoves, options, soft, hard)
         except Exception as exc:  # never leave a `go` without an answer
             moves = [m for m in position.legal_moves() if m not in banmoves]
-            result = SearchResult(moves[0] if moves else None, note=f"search failed: {exc!r}")
+            result = _unsearched(moves[0] if moves else None, note=f"search failed: {exc!r}")
         job.released.wait()
         if result.bestmove is not None and job.draw_offer and result.score.value <= DRAW_ACCEPT_SCORE:
-            result = replace(result, accept_draw=True)
+            result = replace(result, offers_draw=True)
         job.answered = True
         job.on_bestmove(result)
 
@@ -481,16 +360,17 @@ class Engine:
         outcome = position.outcome()
         if outcome is not None:
             if outcome.winner is None:
-                return SearchResult(None, note=f"the game is over: {outcome.reason} (draw)")
+                return _unsearched(None, note=f"the game is over: {outcome.reason} (draw)")
             lost = outcome.winner != position.turn
-            return SearchResult(None, score=Score.mated() if lost else -Score.mated(),
-                                note=f"the game is over: {outcome.reason}, {_side(outcome.winner)} wins")
-        from_book = self._book_move(job, limits, position, banmoves)
-        if from_book is not None:
-            return from_book
+            return _unsearched(None, score=Score.mated() if lost else -Score.mated(),
+                               note=f"the game is over: {outcome.reason}, {outcome.winner.label} wins")
+        choice = book_answer(job.book, limits, position, banmoves, self._book_random)
+        if choice is not None:
+            return _unsearched(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
+                               note=f"book move {choice.describe()}")
         if limits.depth == 0:
-            return SearchResult(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
-                                note="depth 0: static evaluation only", static=True)
+            return _unsearched(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
+                               note="depth 0: static evaluation only", static=True)
         if soft or hard:
             spent = int((time.monotonic() - job.go_time) * 1000)
             soft, hard = max(1, soft - spent) if soft else 0, max(1, hard - spent) if hard else 0
@@ -506,19 +386,15 @@ class Engine:
                         late = int((time.monotonic() - asked) * 1000)
                         self._searcher.set_deadlines(max(1, p_soft - late), max(1, p_hard - late))
             try:
-                job.on_info(_info(info))
+                job.on_info(_pv_line(info))
             except Exception:  # a failing writer must not abort the search
                 pass
 
         # A strength level below full only lowers the depth and node limits (the time limits stay the
         # time manager's) and searches its candidates as extra PV lines, which the GUI is not shown.
         level = strength.level_limits(options.level)
-        depth, nodes, multipv = limits.depth or 0, limits.nodes or 0, options.multipv
-        if level is not None:
-            level_depth = level.search_depth(self._level_random)
-            depth = min(depth or level_depth, level_depth)
-            nodes = min(nodes or level.nodes, level.nodes)
-            multipv = max(multipv, level.candidates)
+        depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
+                                                       options.multipv, self._level_random)
         iteration: list[SearchReport] = []   # the lines of the last iteration reported
 
         def collect(info: SearchReport) -> None:
@@ -540,22 +416,23 @@ class Engine:
             on_info=collect,
         )
         if found.bestmove is None:
-            return SearchResult(None, score=Score.mated(), note="no legal move that is not banned")
-        chosen: SearchReport = found
-        if level is not None and iteration and iteration[0].depth == found.depth \
-                and iteration[0].bestmove == found.bestmove:
-            # The candidates are the level's first lines of the last completed iteration (the GUI's
-            # MultiPV may ask for more), whose best line is `found`.
-            candidates = iteration[:level.candidates]
-            chosen = candidates[strength.pick([line.score for line in candidates], level, self._level_random)]
+            return _unsearched(None, score=Score.mated(), note="no legal move that is not banned")
+        chosen = strength.choose_line(level, iteration, found, self._level_random)
         return SearchResult(
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
             depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=chosen.pv,
         )
 
 
-def _info(report: SearchReport) -> SearchInfo:
-    return SearchInfo(
+def _unsearched(bestmove: Optional[str], score: Score = Score(0), **fields: object) -> SearchResult:
+    """An answer found without a search (a book move, a game already over, a failure): depth and
+    nodes 0, and a score (0 unless given), which the draw offer and the front ends read."""
+    return SearchResult(bestmove, score=score, depth=0, nodes=0, **fields)  # type: ignore[arg-type]
+
+
+def _pv_line(report: SearchReport) -> PvLine:
+    """The kernel's SearchReport of one line as the vocabulary's PvLine."""
+    return PvLine(
         depth=report.depth, seldepth=report.seldepth, multipv=report.multipv, score=Score(report.score),
         nodes=report.nodes, time_ms=report.time_ms, nps=report.nps,
         hashfull=report.hashfull, pv=report.pv,
@@ -564,10 +441,6 @@ def _info(report: SearchReport) -> SearchInfo:
 
 def _clamp_ms(value: float) -> int:
     return int(min(max(value, 1), _MAX_MS))
-
-
-def _side(color: Color) -> str:
-    return "Red" if color is Color.RED else "Black"
 
 
 def max_hash_mb() -> int:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Callable, ClassVar, Optional, Sequence
 
+from ..search_types import PvLine, SearchLimits, SearchResult
 from .commands import CommandError, parse_int, parse_moves, parse_position, quote
-from .engine import MAX_PERFT_DEPTH, Engine, SearchInfo, SearchResult
-from .limits import SearchLimits
+from .engine import MAX_PERFT_DEPTH, Engine
 
 Say = Callable[[str], None]
 Handler = Callable[[list[str]], Optional[bool]]
@@ -96,7 +96,7 @@ class Session(BaseSession):
         """Apply a `setoption`. Raises CommandError for an unknown option or a bad value."""
 
     @abstractmethod
-    def report_info(self, info: SearchInfo) -> None:
+    def report_info(self, info: PvLine) -> None:
         """Print one completed iteration (called on the search thread)."""
 
     @abstractmethod

@@ -18,6 +18,8 @@ rulings, `searchmoves` and `banmoves` are the search's, as at full strength):
     limits.depth, limits.nodes     # (2.5, 8000)
     pick(candidates, limits, random.Random())
 
+The engine facade asks two things: `capped_limits` (1 and 2) before a search, `choose_line` (3) after it.
+
 `UCI_Elo` maps to a fractional level through the measured table `MEASURED_ELO` (README, "Strength
 levels"; tools/calibrate_levels.py plays the games and prints it); a fractional level interpolates the
 caps of the two levels around it.
@@ -28,9 +30,17 @@ import bisect
 import math
 import random
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
 from ..score import MATE_BOUND
+
+class Line(Protocol):
+    """What choose_line reads of a line of the kernel's search (its SearchReport)."""
+
+    depth: int
+    bestmove: Optional[str]
+    score: int
+
 
 #: Full strength: no cap, no candidates, no noise.
 FULL_STRENGTH = 20
@@ -169,6 +179,15 @@ def level_limits(level: float) -> Optional[LevelLimits]:
     )
 
 
+def summary(level: float, limit_strength: bool, elo: int) -> str:
+    """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
+    limits = level_limits(level)
+    if limits is None:
+        return "full strength"
+    how = f"UCI_Elo {elo}: " if limit_strength else ""
+    return f"{how}strength level {level:.2f} ({limits.describe()})"
+
+
 def pick(scores: Sequence[int], limits: LevelLimits, rng: random.Random) -> int:
     """The index of the candidate to play, given the candidates' scores (side to move's view, in the
     kernel's units: mates beyond ±MATE_BOUND). Candidates that lose by force are skipped while any
@@ -177,3 +196,27 @@ def pick(scores: Sequence[int], limits: LevelLimits, rng: random.Random) -> int:
         raise ValueError("no candidate to pick from")
     allowed = [i for i, score in enumerate(scores) if score >= -MATE_BOUND] or list(range(len(scores)))
     return max(allowed, key=lambda i: scores[i] + rng.random() * limits.noise_cp)
+
+
+def capped_limits(level: Optional[LevelLimits], depth: int, nodes: int, multipv: int,
+                  rng: random.Random) -> tuple[int, int, int]:
+    """The (depth, nodes, multipv) to search with at `level` (None: full strength), given the `go`'s
+    depth and nodes (0: no limit) and the MultiPV option: the level's caps on top of the `go`'s, and at
+    least its candidates as lines (which the GUI is not shown)."""
+    if level is None:
+        return depth, nodes, multipv
+    level_depth = level.search_depth(rng)
+    return (min(depth or level_depth, level_depth), min(nodes or level.nodes, level.nodes),
+            max(multipv, level.candidates))
+
+
+def choose_line(level: Optional[LevelLimits], iteration: Sequence[Line], best: Line,
+                rng: random.Random) -> Line:
+    """The line to play at `level`: one of its candidates, the first lines of the last completed
+    iteration (`iteration`, best first), when that iteration is the one `best` (the search's answer)
+    came from; else `best`. A line is anything with the kernel's `depth`, `bestmove` and `score`."""
+    if level is None or not iteration or iteration[0].depth != best.depth \
+            or iteration[0].bestmove != best.bestmove:
+        return best
+    candidates = iteration[:level.candidates]
+    return candidates[pick([line.score for line in candidates], level, rng)]

@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from .limits import SearchLimits
+from ..search_types import SearchLimits
 
 __all__ = ["allocate"]
 

@@ -15,13 +15,14 @@ from typing import Sequence
 
 from .. import book, nets
 from ..position import Position
+from ..search_types import PvLine, SearchLimits, SearchResult
+from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_number, parse_position, parse_setoption, quote
-from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, default_threads, max_hash_mb
-from .limits import SearchLimits
+from .engine import MAX_THREADS, Engine, default_threads, max_hash_mb
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
-from .uci import AUTHOR, ENGINE_NAME
+from .uci import AUTHOR
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
 _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")
@@ -105,7 +106,7 @@ def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
     )
 
 
-def format_info(info: SearchInfo) -> list[str]:
+def format_info(info: PvLine) -> list[str]:
     """`info depth D score S pv ...` (bare integer; mates as ±(30000 - plies)) and `info time T nodes N`."""
     pv = f" pv {' '.join(info.pv)}" if info.pv else ""
     return [f"info depth {info.depth} score {info.score.value}{pv}", f"info time {info.time_ms} nodes {info.nodes}"]
@@ -121,7 +122,7 @@ def format_bestmove(result: SearchResult) -> list[str]:
     line = f"bestmove {result.bestmove}"
     if result.ponder:
         line += f" ponder {result.ponder}"
-    if result.accept_draw:
+    if result.offers_draw:
         line += " draw"
     return lines + [line]
 
@@ -206,7 +207,7 @@ class UcciSession(Session):
     def farewell(self) -> None:
         self.say("bye")
 
-    def report_info(self, info: SearchInfo) -> None:
+    def report_info(self, info: PvLine) -> None:
         if info.multipv == 1:
             for line in format_info(info):
                 self.say(line)

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from .. import __version__, book, nets
+from .. import book, nets
 from ..position import Color
 from ..score import Score
+from ..search_types import PvLine, SearchLimits, SearchResult
+from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_moves, parse_setoption, quote
-from .engine import MAX_THREADS, Engine, SearchInfo, SearchResult, max_hash_mb
-from .limits import SearchLimits
+from .engine import MAX_THREADS, Engine, max_hash_mb
 from .options import Option, OptionError, OptionValue
 from .session import Say, Session
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
 
-ENGINE_NAME = f"jiangjun {__version__}"
 AUTHOR = "the jiangjun developers"
 
 #: `go` keywords followed by a whole number of ms (clock fields) or a count.
@@ -59,7 +59,7 @@ OPTION_ALIASES = {"usennue": "use nnue", "skilllevel": "skill level", "limitstre
 STRENGTH_FIELDS = {"skill level": "skill_level", "uci_limitstrength": "limit_strength", "uci_elo": "elo"}
 
 
-def format_info(info: SearchInfo) -> str:
+def format_info(info: PvLine) -> str:
     """`info depth D seldepth S multipv K score cp X|mate M nodes N nps R hashfull H time T pv ...`."""
     score = f"mate {info.score.mate}" if info.score.is_mate else f"cp {info.score.value}"
     line = (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} score {score} "
@@ -205,7 +205,7 @@ class UciSession(Session):
         """Set a parsed option on the engine."""
         apply_option(self.engine, option, value, lambda text: self.say(f"info string {text}"))
 
-    def report_info(self, info: SearchInfo) -> None:
+    def report_info(self, info: PvLine) -> None:
         self.say(format_info(info))
 
     def report_bestmove(self, result: SearchResult) -> None:

@@ -1,0 +1,41 @@
+"""How an external engine can fail, as exception classes that callers catch by type.
+
+    try:
+        result = process.go(...)
+    except EngineTimeout as exc:    # no answer in time; exc.result holds a late answer to `stop`, if any
+        ...
+    except EngineError:             # any other failure: EngineCrashed, EngineProtocolError
+        ...
+
+``str(error)`` is one line; ``details`` holds the last lines exchanged and the engine's last stderr lines.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from ..search_types import SearchResult
+
+
+class EngineError(Exception):
+    """An external engine failed. The base of the three ways it can."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+
+class EngineCrashed(EngineError):
+    """The engine exited or closed its output, or could not be started."""
+
+
+class EngineTimeout(EngineError):
+    """The engine did not answer in time. ``result`` is its late answer when it still answered ``stop``."""
+
+    def __init__(self, message: str, details: str = "", result: Optional["SearchResult"] = None) -> None:
+        super().__init__(message, details)
+        self.result = result
+
+
+class EngineProtocolError(EngineError):
+    """The engine answered with something unusable (output, but never the handshake's `ok`)."""

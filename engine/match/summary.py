@@ -1,0 +1,71 @@
+"""The match's running score and final table, formatted in this one place (the statistics are
+engine.match.stats'):
+
+    Score of A vs B: 6 - 2 - 2  [0.700] 10   Elo +147.2 +/- 215.0
+    Results (10 games)
+      A vs B: W 6  D 2  L 2  score 0.700  Elo +147.2 +/- 215.0  LOS 92.1%  draws 20.0%
+        endings: checkmate 7, resignation 2, repetition 1
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .game import TERMINATIONS
+from .stats import draw_ratio, elo_difference, likelihood_of_superiority
+
+
+@dataclass
+class PairScore:
+    """The results of one pair of engines, from the first engine's point of view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    terminations: Counter = field(default_factory=Counter)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games
+
+
+def score_line(first: str, second: str, pair: PairScore) -> str:
+    """The running score of a pair, printed after each of its games (cutechess's line, with the Elo)."""
+    elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
+    return (f"Score of {first} vs {second}: {pair.wins} - {pair.losses} - {pair.draws}  "
+            f"[{pair.score:.3f}] {pair.games}   Elo {format_elo(elo)} +/- {format_elo(error, signed=False)}")
+
+
+def results_table(scores: dict[tuple[int, int], PairScore], name: Callable[[int], str], finished: int,
+                  sprt_verdict: Optional[str] = None) -> str:
+    """The final table: per pair W/D/L, score, Elo with its 95% margin, LOS, draw ratio, and the endings
+    in the order of TERMINATIONS (the rules' first); `name(index)` is an engine's display name."""
+    lines = [f"Results ({finished} games)"]
+    if not scores:
+        lines.append("  no game was finished")
+    order = list(TERMINATIONS)
+    for (i, j), pair in sorted(scores.items()):
+        elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
+        los = likelihood_of_superiority(pair.wins, pair.losses)
+        lines.append(f"  {name(i)} vs {name(j)}: W {pair.wins}  D {pair.draws}  L {pair.losses}  "
+                     f"score {pair.score:.3f}  Elo {format_elo(elo)} +/- {format_elo(error, signed=False)}  "
+                     f"LOS {los * 100:.1f}%  draws {draw_ratio(pair.wins, pair.draws, pair.losses) * 100:.1f}%")
+        endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
+                            sorted(pair.terminations.items(), key=lambda kv: order.index(kv[0])))
+        lines.append(f"    endings: {endings}")
+    if sprt_verdict:
+        lines.append("  " + sprt_verdict)
+    return "\n".join(lines)
+
+
+def format_elo(value: float, signed: bool = True) -> str:
+    """``+147.2``; ``inf`` or ``-inf`` for a score of 100% or 0% (a margin, unsigned, is ``inf``)."""
+    if not math.isfinite(value):
+        return "inf" if value > 0 or not signed else "-inf"
+    return f"{value:+.1f}" if signed else f"{value:.1f}"
