@@ -188,8 +188,19 @@ def test_sprt_stops_the_match():
     # An engine that crashes on its first move loses every game: H1 is accepted after a few games.
     match, output = run_match([fake("random_mover.py", name="good"), fake("crasher.py", "--at", "1", name="bad")],
                               games=200, sprt=Sprt(0, 200, 0.05, 0.05), tc="5+0")
-    assert "H1 accepted" in output and "match stopped" in output
+    assert "SPRT (trinomial)" in output and "H1 accepted" in output and "match stopped" in output
     assert 3 <= len(match.records) < 200
+
+
+def test_a_match_of_game_pairs_is_judged_pentanomially():
+    # Under -repeat the games come in pairs (one opening, both colours): the score lines and the table
+    # give the pair counts, and the SPRT decides on them.
+    match, output = run_match([fake("random_mover.py", name="good"), fake("crasher.py", "--at", "1", name="bad")],
+                              games=200, repeat=True, sprt=Sprt(0, 200, 0.05, 0.05), tc="5+0")
+    assert "Ptnml(0-2) [0, 0, 0, 0, 1]" in output
+    assert "SPRT (pentanomial)" in output and "H1 accepted" in output
+    assert "(pentanomial)" in output.split("Results")[1]
+    assert 4 <= len(match.records) < 200
 
 
 @needs_fsf

@@ -31,7 +31,7 @@ USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|auto] 
                            start positions (default: the built-in book; PGN's encoding is detected)
   -repeat                  play each opening twice, with colours swapped
   -pgnout FILE [notation=iccs|wxf|chinese|san]   (san: XBoard's PGN, which XBoard opens)
-  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]
+  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   (on the pentanomial pair counts under -repeat)
   -draw movenumber=N movecount=M score=S     -resign movecount=N score=S [twosided=true]
   -maxmoves N              draw after N full moves
   -timemargin MS           how far an engine may overrun its clock before it forfeits (default 100)

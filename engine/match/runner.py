@@ -6,6 +6,7 @@ import queue
 import random
 import sys
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
@@ -64,6 +65,18 @@ def schedule(config: MatchConfig) -> list[Job]:
     return jobs
 
 
+def game_pairs(jobs: list[Job]) -> dict[int, tuple[int, int, int]]:
+    """Under -repeat, the game pair of each game of the schedule: (engine, engine, n) for the n-th pair of
+    games of those two engines, the same opening with the colours swapped, as schedule() makes them."""
+    played: Counter = Counter()
+    pairs = {}
+    for job in jobs:
+        engines = tuple(sorted((job.first, job.second)))
+        pairs[job.number] = engines + (played[engines] // 2,)
+        played[engines] += 1
+    return pairs
+
+
 class Match:
     """Runs a match. `run()` returns the scores; progress goes to `out`.
 
@@ -89,10 +102,12 @@ class Match:
         self._lock = threading.Lock()
         self._finished = 0
         self._journal: Optional[Journal] = None
+        self._game_pairs: dict[int, tuple[int, int, int]] = {}   # game number -> its game pair (-repeat)
 
     # -- running ----------------------------------------------------------------------------
     def run(self) -> dict[tuple[int, int], PairScore]:
         jobs = schedule(self.config)
+        self._game_pairs = game_pairs(jobs) if self.config.repeat else {}
         if self.config.resume_path:
             self._resume(jobs)
         pending = [job for job in jobs if job.number not in self.games]
@@ -205,24 +220,25 @@ class Match:
         self.games[job.number] = record
         i, j = sorted((job.first, job.second))
         pair = self.scores.setdefault((i, j), PairScore())
-        first_is_red = job.first == i
-        if record.result == "1/2-1/2":
-            pair.draws += 1
-        elif (record.result == "1-0") == first_is_red:
-            pair.wins += 1
-        else:
-            pair.losses += 1
-        pair.terminations[record.termination] += 1
+        red_points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[record.result]
+        pair.add(red_points if job.first == i else 1 - red_points, record.termination,
+                 self._game_pairs.get(job.number))
         return i, j, pair
 
     def _judge_sprt(self, pair: PairScore) -> None:
-        if self.config.sprt is None:
+        """Stop the match once the SPRT decides: on the pentanomial counts of the finished game pairs when
+        the match plays pairs (-repeat), else on the games' trinomial counts."""
+        sprt = self.config.sprt
+        if sprt is None:
             return
-        verdict = self.config.sprt.status(pair.wins, pair.draws, pair.losses)
+        if pair.pentanomial is not None:
+            llr, model = sprt.llr_pairs(pair.pentanomial), "pentanomial"
+        else:
+            llr, model = sprt.llr(pair.wins, pair.draws, pair.losses), "trinomial"
+        verdict = sprt.verdict(llr)
         if verdict:
-            llr = self.config.sprt.llr(pair.wins, pair.draws, pair.losses)
-            self.sprt_verdict = (f"SPRT: llr {llr:.2f}, bounds [{self.config.sprt.lower:.2f}, "
-                                 f"{self.config.sprt.upper:.2f}]: {verdict}; match stopped")
+            self.sprt_verdict = (f"SPRT ({model}): llr {llr:.2f}, bounds [{sprt.lower:.2f}, "
+                                 f"{sprt.upper:.2f}]: {verdict}; match stopped")
             self._say(self.sprt_verdict)
             self.stop.set()
 

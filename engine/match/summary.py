@@ -5,16 +5,23 @@ engine.match.stats'):
     Results (10 games)
       A vs B: W 6  D 2  L 2  score 0.700  Elo +147.2 +/- 215.0  LOS 92.1%  draws 20.0%
         endings: checkmate 7, resignation 2, repetition 1
+
+A match of game pairs (-repeat: each opening with both colours) also counts the pairs by their score, as
+fastchess does, and states the Elo of the pentanomial model, which is the one to read for such a match:
+
+    Score of A vs B: 6 - 2 - 2  [0.700] 10   Elo +147.2 +/- 215.0   Ptnml(0-2) [0, 1, 1, 2, 1]
+      ...
+        pairs: Ptnml(0-2) [0, 1, 1, 2, 1]  Elo +147.2 +/- 190.4 (pentanomial)
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Hashable, Optional
 
 from .game import TERMINATIONS
-from .stats import draw_ratio, elo_difference, likelihood_of_superiority
+from .stats import PairCounts, draw_ratio, elo_difference, likelihood_of_superiority, pair_elo_difference
 
 
 @dataclass
@@ -25,6 +32,29 @@ class PairScore:
     draws: int = 0
     losses: int = 0
     terminations: Counter = field(default_factory=Counter)
+    # Game pairs (a match with -repeat): the counts of the finished pairs by their score, and the points of
+    # the pairs of which one game is finished so far (games finish in any order).
+    pentanomial: Optional[PairCounts] = None
+    half_pairs: dict = field(default_factory=dict)
+
+    def add(self, points: float, termination: str, pair: Optional[Hashable] = None) -> None:
+        """Count a game the first engine scored `points` (1, 0.5 or 0) in; `pair`: the game pair it
+        belongs to, when the match plays pairs."""
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.terminations[termination] += 1
+        if pair is None:
+            return
+        if self.pentanomial is None:
+            self.pentanomial = PairCounts(0, 0, 0, 0, 0)
+        if pair in self.half_pairs:
+            self.pentanomial = self.pentanomial.add(self.half_pairs.pop(pair) + points)
+        else:
+            self.half_pairs[pair] = points
 
     @property
     def games(self) -> int:
@@ -38,8 +68,14 @@ class PairScore:
 def score_line(first: str, second: str, pair: PairScore) -> str:
     """The running score of a pair, printed after each of its games (cutechess's line, with the Elo)."""
     elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
-    return (f"Score of {first} vs {second}: {pair.wins} - {pair.losses} - {pair.draws}  "
+    line = (f"Score of {first} vs {second}: {pair.wins} - {pair.losses} - {pair.draws}  "
             f"[{pair.score:.3f}] {pair.games}   Elo {format_elo(elo)} +/- {format_elo(error, signed=False)}")
+    return line + (f"   {pentanomial_text(pair.pentanomial)}" if pair.pentanomial is not None else "")
+
+
+def pentanomial_text(counts: PairCounts) -> str:
+    """``Ptnml(0-2) [LL, LD, DD+WL, WD, WW]``, fastchess's notation of the pair counts."""
+    return "Ptnml(0-2) [" + ", ".join(f"{count:g}" for count in counts) + "]"
 
 
 def results_table(scores: dict[tuple[int, int], PairScore], name: Callable[[int], str], finished: int,
@@ -59,6 +95,10 @@ def results_table(scores: dict[tuple[int, int], PairScore], name: Callable[[int]
         endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
                             sorted(pair.terminations.items(), key=lambda kv: order.index(kv[0])))
         lines.append(f"    endings: {endings}")
+        if pair.pentanomial is not None:
+            elo, error = pair_elo_difference(pair.pentanomial)
+            lines.append(f"    pairs: {pentanomial_text(pair.pentanomial)}  Elo {format_elo(elo)} +/- "
+                         f"{format_elo(error, signed=False)} (pentanomial)")
     if sprt_verdict:
         lines.append("  " + sprt_verdict)
     return "\n".join(lines)
