@@ -7,6 +7,9 @@ import time
 import pytest
 
 from engine import Position
+from engine.score import Score
+from engine.server.engine import TableEntry
+from engine.server.ucci import format_pophash
 from engine_driver import MATE_IN_ONE_FEN, MATED_FEN, EngineDriver, mates_in_one
 
 INFO_DEPTH = re.compile(r"^info depth (\d+) score (-?\d+)( pv( [a-i]\d[a-i]\d)+)?$")
@@ -173,6 +176,16 @@ def test_idle_stop_is_silent(eng):
 
 POPHASH = re.compile(r"^pophash( bestmove ([a-i]\d[a-i]\d))?( lowerbound (-?\d+) depth (\d+))?"
                      r"( upperbound (-?\d+) depth (\d+))?$")
+
+
+@pytest.mark.parametrize("entry,line", [
+    (None, "pophash"),
+    (TableEntry("h2e2", "exact", Score(21), 8), "pophash bestmove h2e2 lowerbound 21 depth 8 upperbound 21 depth 8"),
+    (TableEntry("h2e2", "lower", Score(-5), 3), "pophash bestmove h2e2 lowerbound -5 depth 3"),
+    (TableEntry(None, "upper", Score(-29997), 0), "pophash upperbound -29997 depth 0"),
+])
+def test_pophash_lines(entry, line):
+    assert format_pophash(entry) == line
 
 
 def test_probe_answers_from_the_transposition_table(eng):

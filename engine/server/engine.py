@@ -18,7 +18,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from .._core import SearchReport, Searcher, clear_network, network_hidden, set_network
 from ..errors import IllegalMoveError
@@ -103,6 +103,17 @@ class SearchResult:
     note: Optional[str] = None
     accept_draw: bool = False
     static: bool = False          # `go depth 0`: the score is the static evaluation, no move searched
+
+
+class TableEntry(NamedTuple):
+    """What the transposition table holds for a position (UCCI `probe`): the move (None: none, or not
+    legal there), whether the score is "exact", a "lower" or an "upper" bound, the score (side to
+    move's view) and the depth it was searched to (0: a quiescence result)."""
+
+    move: Optional[str]
+    bound: str
+    score: Score
+    depth: int
 
 
 InfoCallback = Callable[[SearchInfo], None]
@@ -340,14 +351,18 @@ class Engine:
         self._perft = threading.Thread(target=lambda: on_done(position.divide(depth)), name="perft", daemon=True)
         self._perft.start()
 
-    def probe(self, fen: Optional[str], moves: Sequence[str] = ()) -> Optional[tuple[Optional[str], str, int, int]]:
-        """The transposition table's entry for `fen` (None: the start position) after `moves`:
-        (move, bound, score, depth) as Searcher.probe gives it, or None. The position in force stays;
-        it may be called during a search. Raises InvalidFenError or IllegalMoveError."""
+    def probe(self, fen: Optional[str], moves: Sequence[str] = ()) -> Optional[TableEntry]:
+        """The transposition table's entry for `fen` (None: the start position) after `moves`, or None.
+        The position in force stays; it may be called during a search. Raises InvalidFenError or
+        IllegalMoveError."""
         position = Position(START_FEN if fen is None else fen)
         for move in moves:
             position.push(move)
-        return self._searcher.probe(position.kernel_board)
+        found = self._searcher.probe(position.kernel_board)
+        if found is None:
+            return None
+        move, bound, score, depth = found
+        return TableEntry(move, bound, Score(score), depth)
 
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""

@@ -146,26 +146,31 @@ class Protocol:
     def _dispatch(self, words: list[str]) -> bool:
         first = words[0]
         if first in ("uci", "ucicyclone"):
-            session = self._switch(self._uci())
+            session = self._switch(self._new_session("uci"))
             if first == "uci":
                 session.handshake()
             return True
         if first == "ucci":
-            from .ucci import UcciSession
-
-            self._switch(UcciSession(self.engine, self.say)).handshake()
+            self._switch(self._new_session("ucci")).handshake()
             return True
         if first in ("xboard", "protover") and (self.session is None or self.session.dialect != "cecp"):
-            from .cecp import CecpSession
-
-            self._switch(CecpSession(self.engine, self.say, self.post))
+            self._switch(self._new_session("cecp"))
             if first == "xboard":
                 return True
         if self.session is None:
-            self.session = self._uci()
+            self.session = self._new_session("uci")
         return self.session.handle(words)
 
-    def _uci(self) -> BaseSession:
+    def _new_session(self, dialect: str) -> BaseSession:
+        """A session of `dialect`, whose module is imported only now: a process loads one dialect."""
+        if dialect == "ucci":
+            from .ucci import UcciSession
+
+            return UcciSession(self.engine, self.say)
+        if dialect == "cecp":
+            from .cecp import CecpSession
+
+            return CecpSession(self.engine, self.say, self.post)
         from .uci import UciSession
 
         return UciSession(self.engine, self.say)

@@ -8,6 +8,8 @@ unless `setoption usemillisec true`, bare integer scores, `nobestmove`, `banmove
     < info depth 9 score 21 pv h9g7 h0g2 ...
     < info time 66 nodes 98765
     < bestmove h9g7 ponder h0g2
+    > probe fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2
+    < pophash bestmove h9g7 lowerbound 21 depth 9 upperbound 21 depth 9
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from .limits import SearchLimits
 from .session import LazyEngine, Say, Session
 
 if TYPE_CHECKING:
-    from .engine import SearchInfo, SearchResult
+    from .engine import SearchInfo, SearchResult, TableEntry
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
 _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")
@@ -29,9 +31,6 @@ IGNORED_OPTIONS = frozenset((
     "promotion", "useegtb", "usehash", "egtbpaths", "evalapi", "idle", "pruning",
     "knowledge", "randomness", "style", "selectivity", "repetition", "drawmoves", "loadbook",
 ))
-
-#: A transposition table entry as the searcher gives it: (move, bound, score, depth).
-TableEntry = tuple[Optional[str], str, int, int]
 
 
 def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
@@ -102,14 +101,13 @@ def format_pophash(entry: Optional[TableEntry]) -> str:
     without an entry."""
     if entry is None:
         return "pophash"
-    move, bound, score, depth = entry
     words = ["pophash"]
-    if move is not None:
-        words.append(f"bestmove {move}")
-    if bound in ("exact", "lower"):
-        words.append(f"lowerbound {score} depth {depth}")
-    if bound in ("exact", "upper"):
-        words.append(f"upperbound {score} depth {depth}")
+    if entry.move is not None:
+        words.append(f"bestmove {entry.move}")
+    if entry.bound in ("exact", "lower"):
+        words.append(f"lowerbound {entry.score.value} depth {entry.depth}")
+    if entry.bound in ("exact", "upper"):
+        words.append(f"upperbound {entry.score.value} depth {entry.depth}")
     return " ".join(words)
 
 
