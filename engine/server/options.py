@@ -95,8 +95,8 @@ class Spelling(NamedTuple):
 
 @dataclass(frozen=True)
 class EngineOption:
-    """One row of the table. Exactly one of field, action and setting says what it sets (none: the
-    value is only checked, as UCI_Variant's)."""
+    """One row of the table. At most one of field, action and setting says what it sets (none: the
+    value is only checked, as UCI_Variant's is)."""
 
     kind: OptionKind
     meaning: str                              # one line: what it does
@@ -120,10 +120,14 @@ class EngineOption:
         name = self.uci if dialect == "uci" else self.ucci
         return Spelling(name) if isinstance(name, str) else name
 
-    def name(self, dialect: Dialect) -> str:
+    def offered_spelling(self, dialect: Dialect) -> Spelling:
+        """Its name in `dialect`, where it is offered (an AssertionError otherwise)."""
         spelling = self.spelling(dialect)
-        assert spelling is not None, f"not offered in {dialect}"
-        return spelling.name
+        assert spelling is not None, f"{self.meaning!r} is not offered in {dialect}"
+        return spelling
+
+    def name(self, dialect: Dialect) -> str:
+        return self.offered_spelling(dialect).name
 
     def names(self) -> set[str]:
         """Every name it answers to, in lower case."""
@@ -132,7 +136,7 @@ class EngineOption:
 
     def parse(self, dialect: Dialect, text: Optional[str]) -> OptionValue:
         """The value `text` sets in `dialect` (None for a button). Raises OptionError for a bad value."""
-        spelling = self.spelling(dialect) or Spelling(self.name("uci"))
+        spelling = self.offered_spelling(dialect)
         value = self._parse(spelling, text)
         return spelling.convert(value) if spelling.convert is not None else value
 
@@ -167,11 +171,12 @@ class EngineOption:
             return "<empty>"
         return str(self.default)
 
-    def line(self, dialect: Literal["uci", "ucci"]) -> str:
+    def line(self, dialect: Dialect) -> str:
         """The handshake's `option ...` line: UCI's `option name N type T default D min A max B var C`,
-        UCCI's `option N type T min A max B var C default D` (no `name`; the default last)."""
-        spelling = self.spelling(dialect)
-        assert spelling is not None, f"not offered in {dialect}"
+        UCCI's `option N type T min A max B var C default D` (no `name`; the default last). CECP's
+        `feature option=` line is engine.server.cecp_codec.option_feature."""
+        assert dialect != "cecp", "CECP's form is cecp_codec.option_feature"
+        spelling = self.offered_spelling(dialect)
         kind = "string" if self.kind == "file" else self.kind
         minimum = self.minimum if spelling.minimum is None else spelling.minimum
         bounds = [f"min {minimum} max {self.maximum}"] if self.kind == "spin" else []
