@@ -8,7 +8,7 @@ from engine import book
 from engine.server import options
 from engine.server.engine import EngineOptions
 from engine.server.options import (
-    FEATURE, EngineOption, OptionError, OptionTable, Spelling, builtin_options, option_table, tuning_options,
+    BUILTIN_OPTIONS, FEATURE, EngineOption, OptionError, OptionTable, Spelling, option_table, tuning_options,
 )
 from engine.server.session import LazyEngine
 from engine.server.uci import UciSession
@@ -16,7 +16,7 @@ from engine.server.ucci import UcciSession
 
 
 def test_the_table_gives_every_engine_options_field_its_default():
-    rows = {row.field: row for row in builtin_options() if row.field}
+    rows = {row.field: row for row in BUILTIN_OPTIONS if row.field}
     assert set(rows) == set(EngineOptions.__dataclass_fields__)
     for field, row in rows.items():
         assert getattr(EngineOptions(), field) == row.default, field
@@ -27,7 +27,7 @@ def test_the_shipped_book_is_the_default_book_file():
 
 
 def test_each_row_says_what_it_sets_and_what_it_does():
-    for row in builtin_options():
+    for row in BUILTIN_OPTIONS:
         assert row.meaning, row
         assert sum(x is not None for x in (row.field, row.action, row.setting)) <= 1, row
         assert row.spelling("uci") or row.spelling("ucci"), row
@@ -126,7 +126,7 @@ def test_the_table_offers_the_kernels_parameters_only_when_asked(monkeypatch):
     monkeypatch.setattr(_core, "search_parameters", lambda: FAKE_PARAMETERS, raising=False)
     monkeypatch.setattr(_core, "set_search_parameter", lambda name, value: set_to.append((name, value)),
                         raising=False)
-    builtin = len(builtin_options())
+    builtin = len(BUILTIN_OPTIONS)
     assert len(option_table({}).rows) == builtin
     table = option_table({options.TUNE_VARIABLE: "1"})
     assert [row.name("uci") for row in table.rows[builtin:]] == ["FutilityMargin", "LmrBase"]
@@ -139,7 +139,7 @@ def test_the_table_offers_the_kernels_parameters_only_when_asked(monkeypatch):
 def test_without_the_kernels_parameters_the_table_is_the_builtin_one(monkeypatch):
     from engine import _core
     monkeypatch.delattr(_core, "search_parameters", raising=False)
-    assert len(option_table({options.TUNE_VARIABLE: "1"}).rows) == len(builtin_options())
+    assert len(option_table({options.TUNE_VARIABLE: "1"}).rows) == len(BUILTIN_OPTIONS)
 
 
 def test_a_table_can_be_extended():

@@ -18,8 +18,6 @@ NEVER = ("engine.server.engine", "engine.position", "engine.fen", "engine.book",
          "engine.netfile", "engine.server.bench", "engine.server.timeman", "engine.match", "engine.analyze",
          "engine.client", "argparse")
 DIALECTS = {"uci": "engine.server.uci", "ucci": "engine.server.ucci", "cecp": "engine.server.cecp"}
-#: What a dialect's session needs from the start beyond that: CECP keeps the game (a Position) itself.
-SESSION_NEEDS = {"cecp": ("engine.position", "engine.fen")}
 HANDSHAKES = {"uci": "uci\n", "ucci": "ucci\n", "cecp": "xboard\nprotover 2\n"}
 
 
@@ -40,8 +38,7 @@ def test_the_handshake_imports_only_its_dialect(dialect):
     assert DIALECTS[dialect] in modules
     others = [module for name, module in DIALECTS.items() if name != dialect]
     unexpected = [module for module in modules
-                  if (module in NEVER + tuple(others) or module.startswith(tuple(f"{prefix}." for prefix in NEVER)))
-                  and module not in SESSION_NEEDS.get(dialect, ())]
+                  if module in NEVER + tuple(others) or module.startswith(tuple(f"{prefix}." for prefix in NEVER))]
     assert unexpected == [], f"{dialect} handshake imported {unexpected}"
     if dialect != "cecp":
         assert "engine.server.cecp_codec" not in modules

@@ -39,8 +39,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from ..color import Color
 from ..errors import InvalidFenError
 from ..outcome import Termination
-from ..position import Position, normalize_move
-from ..squares import parse_iccs
+from ..squares import move_name, parse_iccs
 from .cecp_codec import (
     TimeControl, clock_limits, format_result, format_stat01, format_thinking, option_feature,
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
@@ -51,6 +50,7 @@ from .options import EngineOption, OptionError, apply
 from .session import ENGINE_NAME, BaseSession, LazyEngine, Post, Say
 
 if TYPE_CHECKING:
+    from ..position import Position
     from .engine import SearchInfo, SearchResult
 
 #: The repetition rulings (the third occurrence of a position).
@@ -79,7 +79,7 @@ class CecpSession(BaseSession):
     def __init__(self, engine: LazyEngine, say: Say, post: Post) -> None:
         super().__init__(engine, say)
         self.post = post
-        self.game = Position()
+        self._game: Optional[Position] = None  # the start position, set up when first needed
         self.valid = True                       # False after a setboard that could not be read
         self.engine_side: Optional[Color] = Color.BLACK   # None: force mode
         self.analyzing = False
@@ -132,6 +132,17 @@ class CecpSession(BaseSession):
             self.handlers[option.cecp] = lambda args, option=option: self.set_by_command(option, args)
 
     # -- plumbing ------------------------------------------------------------------------------
+    @property
+    def game(self) -> Position:
+        """The game: its start position and the moves played since."""
+        if self._game is None:
+            self._game = _position()
+        return self._game
+
+    @game.setter
+    def game(self, position: Position) -> None:
+        self._game = position
+
     def handshake(self) -> None:
         self.say(f'feature myname="{ENGINE_NAME}" variants="xiangqi" setboard=1 usermove=1 time=1 ping=1 '
                  f'playother=1 sigint=0 sigterm=0 colors=0 memory=1 smp=1 draw=0 nps=0 analyze=1')
@@ -299,7 +310,7 @@ class CecpSession(BaseSession):
     # -- game flow -----------------------------------------------------------------------------
     def cmd_new(self, args: list[str]) -> None:
         self.cancel()
-        self.game = Position()
+        self.game = _position()
         self.valid = True
         self.engine_side = Color.BLACK
         self.depth = None
@@ -335,10 +346,8 @@ class CecpSession(BaseSession):
         if len(args) != 1:
             raise CommandError("usermove needs one move, e.g. usermove h2e2")
         text = args[0]
-        try:
-            move = normalize_move(text)
-        except ValueError:
-            move = None
+        squares = parse_iccs(text.strip())
+        move = move_name(*squares) if squares is not None else None
         if move is None or not self.valid or not self.game.is_legal(move):
             self.say(f"Illegal move: {text[:20]}")
             return
@@ -372,7 +381,7 @@ class CecpSession(BaseSession):
         self.cancel()
         fen = " ".join(args)
         try:
-            self.game = Position(fen)
+            self.game = _position(fen)
             self.valid = True
         except InvalidFenError as exc:
             self.valid = False
@@ -466,6 +475,14 @@ class CecpSession(BaseSession):
             raise OptionError(f"no such option {quote(name)}")
         value = option.parse(self.dialect, text)
         self.later(lambda: apply(option, value, self))
+
+
+def _position(fen: Optional[str] = None) -> Position:
+    """A game's position (None: the start position). The rules library is imported by the first game,
+    not by the handshake."""
+    from ..position import Position
+
+    return Position() if fen is None else Position(fen)
 
 
 def _one_argument(args: list[str], message: str) -> str:

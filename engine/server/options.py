@@ -3,12 +3,12 @@
 
 A row says what the option sets (an EngineOptions field, an action on the engine, or a setting of the
 protocol session), its name in each dialect (None: not offered there), its type, range, default and
-what it does:
+what it does (the maximum of Hash is half the machine's memory: 8192 on 16 GB):
 
     table = option_table()
     row = table.find("ucci", "Hash")   # any of its names, in any case: UCCI's hashsize here
-    row.line("uci")                    # 'option name Hash type spin default 16 min 1 max 33554432'
-    row.line("ucci")                   # 'option hashsize type spin min 0 max 33554432 default 16'
+    row.line("uci")                    # 'option name Hash type spin default 16 min 1 max 8192'
+    row.line("ucci")                   # 'option hashsize type spin min 0 max 8192 default 16'
     row.parse("ucci", "0")             # 16: in UCCI, 0 lets the engine choose
     apply(row, 64, session)            # session.engine.configure(hash_mb=64)
 
@@ -231,7 +231,7 @@ def _first_book(value: str) -> str:
     return value.split(";")[0].strip()
 
 
-def builtin_options() -> tuple[EngineOption, ...]:
+def _builtin_options() -> tuple[EngineOption, ...]:
     """The engine's own options, in handshake order (each dialect lists those it has)."""
     def evaluation(engine: Engine) -> str:
         return engine.evaluation_summary()
@@ -243,53 +243,56 @@ def builtin_options() -> tuple[EngineOption, ...]:
         return engine.strength_summary()
 
     return (
-        EngineOption("check", "times in `go` are in ms, not seconds", ucci="usemillisec",
-                     setting="millis", default=False),
-        EngineOption("spin", "size of the transposition table in MB", field="hash_mb",
-                     uci="Hash", ucci=Spelling("hashsize", 0, lambda mb: mb or DEFAULT_HASH_MB), cecp="memory",
-                     default=DEFAULT_HASH_MB, minimum=1, maximum=max_hash_mb()),
-        EngineOption("spin", "search threads", field="threads",
-                     uci="Threads", ucci=Spelling("threads", 0, lambda n: n or default_threads()), cecp="cores",
-                     default=1, minimum=1, maximum=MAX_THREADS),
-        EngineOption("spin", "principal variations searched and shown", field="multipv",
-                     uci="MultiPV", cecp=FEATURE, default=1, minimum=1, maximum=128),
-        EngineOption("check", "the GUI ponders: plan for a little more time (CECP: hard/easy)", field="ponder",
-                     uci="Ponder", ucci="ponder", default=False),
-        EngineOption("spin", "ms kept back on every move for the GUI and the pipe", field="move_overhead_ms",
-                     uci="Move Overhead", cecp=FEATURE, default=10, minimum=0, maximum=5000),
+        EngineOption("check", "times in `go` are in ms, not seconds",
+                     ucci="usemillisec", setting="millis", default=False),
+        EngineOption("spin", "size of the transposition table in MB",
+                     uci="Hash", ucci=Spelling("hashsize", minimum=0, convert=lambda mb: mb or DEFAULT_HASH_MB),
+                     cecp="memory", field="hash_mb", default=DEFAULT_HASH_MB, minimum=1, maximum=max_hash_mb()),
+        EngineOption("spin", "search threads",
+                     uci="Threads", ucci=Spelling("threads", minimum=0, convert=lambda n: n or default_threads()),
+                     cecp="cores", field="threads", default=1, minimum=1, maximum=MAX_THREADS),
+        EngineOption("spin", "principal variations searched and shown",
+                     uci="MultiPV", cecp=FEATURE, field="multipv", default=1, minimum=1, maximum=128),
+        EngineOption("check", "the GUI ponders: plan for a little more time (CECP: its hard/easy commands)",
+                     uci="Ponder", ucci="ponder", field="ponder", default=False),
+        EngineOption("spin", "ms kept back on every move for the GUI and the pipe",
+                     uci="Move Overhead", cecp=FEATURE, field="move_overhead_ms", default=10, minimum=0,
+                     maximum=5000),
         EngineOption("button", "forget what the search has learnt: table and history (UCCI: a new game)",
-                     uci="Clear Hash", ucci="newgame", cecp=FEATURE,
-                     action=lambda engine, value: engine.clear_hash()),
-        EngineOption("combo", "the variant: xiangqi is the only one", uci="UCI_Variant",
-                     default="xiangqi", choices=("xiangqi",)),
-        EngineOption("check", "batch mode: accepted; input is read during searches anyway", ucci="batch",
-                     setting="batch", default=False),
-        EngineOption("check", "verbose output: accepted", ucci="debug", setting="debug", default=False),
+                     uci="Clear Hash", ucci="newgame", cecp=FEATURE, action=lambda engine, value: engine.clear_hash()),
+        EngineOption("combo", "the variant: xiangqi is the only one",
+                     uci="UCI_Variant", default="xiangqi", choices=("xiangqi",)),
+        EngineOption("check", "batch mode: accepted; input is read during searches anyway",
+                     ucci="batch", setting="batch", default=False),
+        EngineOption("check", "verbose output: accepted",
+                     ucci="debug", setting="debug", default=False),
         EngineOption("file", "the NNUE network file (a shipped one by its name); empty for none",
-                     field="eval_file", summary=evaluation,
-                     uci="EvalFile", ucci="evalfile", cecp=FEATURE, default=nets.DEFAULT),
+                     uci="EvalFile", ucci="evalfile", cecp=FEATURE, field="eval_file", summary=evaluation,
+                     default=nets.DEFAULT),
         EngineOption("check", "evaluate with the network rather than the hand-crafted evaluation",
-                     field="use_nnue", summary=evaluation,
-                     uci="Use NNUE", ucci="usennue", cecp=FEATURE, default=True),
-        EngineOption("check", "play the opening book's moves in games", field="own_book", summary=books,
-                     uci="OwnBook", ucci="usebook", cecp=FEATURE, default=True),
+                     uci="Use NNUE", ucci="usennue", cecp=FEATURE, field="use_nnue", summary=evaluation,
+                     default=True),
+        EngineOption("check", "play the opening book's moves in games",
+                     uci="OwnBook", ucci="usebook", cecp=FEATURE, field="own_book", summary=books, default=True),
         EngineOption("file", "the opening book file, of any format; empty for none",
-                     field="book_file", summary=books,
                      uci="BookFile", ucci=Spelling("bookfiles", convert=_first_book), cecp=FEATURE,
-                     default=SHIPPED_BOOK),
-        EngineOption("spin", "strength level: 20 is full strength", field="skill_level", summary=strength,
-                     uci="Skill Level", ucci="skilllevel", cecp=FEATURE,
+                     field="book_file", summary=books, default=SHIPPED_BOOK),
+        EngineOption("spin", "strength level: 20 is full strength",
+                     uci="Skill Level", ucci="skilllevel", cecp=FEATURE, field="skill_level", summary=strength,
                      default=FULL_STRENGTH, minimum=0, maximum=FULL_STRENGTH),
-        EngineOption("check", "play at UCI_Elo rather than at Skill Level", field="limit_strength",
-                     summary=strength, uci="UCI_LimitStrength", ucci="limitstrength", cecp=FEATURE, default=False),
+        EngineOption("check", "play at UCI_Elo rather than at Skill Level",
+                     uci="UCI_LimitStrength", ucci="limitstrength", cecp=FEATURE, field="limit_strength",
+                     summary=strength, default=False),
         EngineOption("spin", "the strength to play at with UCI_LimitStrength, on the measured scale",
-                     field="elo", summary=strength, uci="UCI_Elo", ucci="elo", cecp=FEATURE,
+                     uci="UCI_Elo", ucci="elo", cecp=FEATURE, field="elo", summary=strength,
                      default=ELO_MAX, minimum=ELO_MIN, maximum=ELO_MAX),
     )
 
 
+#: The engine's own options, in handshake order (each dialect lists those it has).
+BUILTIN_OPTIONS = _builtin_options()
 #: Each EngineOptions field's default, from the table.
-FIELD_DEFAULTS: Mapping[str, Any] = {row.field: row.default for row in builtin_options() if row.field}
+FIELD_DEFAULTS: Mapping[str, Any] = {row.field: row.default for row in BUILTIN_OPTIONS if row.field}
 
 
 SearchParameter = tuple[str, int, int, int, str]   # (name, value, minimum, maximum, meaning)
@@ -309,7 +312,7 @@ def tuning_options(parameters: Sequence[SearchParameter],
 def option_table(environ: Mapping[str, str] = os.environ) -> OptionTable:
     """The options a session offers: the built-in ones, plus the tuning parameters when JIANGJUN_TUNE
     is set and the kernel has them."""
-    table = OptionTable(builtin_options())
+    table = OptionTable(BUILTIN_OPTIONS)
     if environ.get(TUNE_VARIABLE):
         from .. import _core   # only now: the handshake does not load the kernel otherwise
         if hasattr(_core, "search_parameters"):
