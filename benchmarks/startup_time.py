@@ -8,6 +8,9 @@ For each dialect it starts `python -m engine` from this checkout, sends the hand
 `ucciok`, `feature ... done=1`); the bare start is `python -c pass` from process start to exit. The runs
 are interleaved (one of each in turn), so that a change of load on the machine touches all of them
 alike, and the medians are compared: issue 21 asks for a handshake within twice the bare start.
+
+With PYTHONDONTWRITEBYTECODE set, no module's bytecode is cached, so every start compiles the engine's
+modules from source (an installed package has its bytecode); the script says which case it measured.
 """
 from __future__ import annotations
 
@@ -64,6 +67,9 @@ def main() -> int:
         for dialect, (lines, last) in HANDSHAKES.items():
             times[dialect].append(handshake(lines, last))
     bare = statistics.median(times["python -c pass"])
+    caching = "off (PYTHONDONTWRITEBYTECODE): modules compiled at every start" if sys.flags.dont_write_bytecode \
+        else "on"
+    print(f"bytecode cache {caching}")
     print(f"{'':16} {'median ms':>9} {'ratio':>6}   ({options.runs} runs each, interleaved)")
     for name, samples in times.items():
         median = statistics.median(samples)
