@@ -1,15 +1,15 @@
-"""The `jiangjun` command: the engine protocol on stdin/stdout by default, plus tool subcommands."""
+"""The `jiangjun` command: the engine protocol on stdin/stdout by default, plus tool subcommands.
+
+Each command imports what it uses when it runs (the protocol server: only its dialect; a tool: its
+own modules), so that the engine's handshake is not slowed by the tools.
+"""
 from __future__ import annotations
 
-import argparse
 import sys
-import time
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-from .server import bench
-from .errors import IllegalMoveError, InvalidFenError
-from .fen import START_FEN
-from .position import Position
+if TYPE_CHECKING:
+    import argparse
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -30,6 +30,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .book.cli import main as book_main
 
         return book_main(args[1:])
+    return _tool(args)
+
+
+def _tool(args: list[str]) -> int:
+    """perft and bench, and the help that lists every command."""
+    import argparse
+
+    from .fen import START_FEN
+    from .server import bench
+
     parser = argparse.ArgumentParser(
         prog="jiangjun",
         description="jiangjun (将军), a Xiangqi engine. Without a subcommand it speaks UCCI/UCI on stdin/stdout.",
@@ -64,6 +74,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _perft(options: argparse.Namespace) -> int:
+    import time
+
+    from .errors import IllegalMoveError, InvalidFenError
+    from .position import Position
+
     try:
         position = Position(options.fen)
         for move in options.moves:

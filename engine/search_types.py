@@ -3,7 +3,8 @@ external engines (engine.client), and so for the match runner and the analysis t
 
 * :class:`SearchLimits` -- what one `go` asks for;
 * :class:`PvLine` -- one principal variation as reported during a search (an `info ... pv` line);
-* :class:`SearchResult` -- the answer to one `go` (the `bestmove` line and what is known with it).
+* :class:`SearchResult` -- the answer to one `go` (the `bestmove` line and what is known with it);
+* :class:`TableEntry` -- what the transposition table holds for a position (UCCI `probe`).
 
 One unit everywhere: times in milliseconds, converted at the wire by each protocol. Moves are ICCS with
 ranks 0..9; scores are from the side to move's point of view. A field that an engine may leave out
@@ -12,7 +13,7 @@ ranks 0..9; scores are from the side to move's point of view. A field that an en
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from .score import Score
 
@@ -82,3 +83,14 @@ class SearchResult:
     offers_draw: bool = False              # `bestmove m draw`: it offers a draw, or accepts the one offered
     note: Optional[str] = None             # why there is no move, or where it came from (a book move)
     static: bool = False                   # `go depth 0`: the score is the static evaluation, no move searched
+
+
+class TableEntry(NamedTuple):
+    """What the transposition table holds for a position (UCCI `probe`): the move (None: none, or not
+    legal there), whether the score is "exact", a "lower" or an "upper" bound, the score (side to
+    move's view) and the depth it was searched to (0: a quiescence result)."""
+
+    move: Optional[str]
+    bound: str
+    score: Score
+    depth: int

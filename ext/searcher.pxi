@@ -406,6 +406,32 @@ cdef class Searcher:
         unmake_move(p)
         return reply
 
+    def probe(self, Board board):
+        """The transposition table's entry for the board's position (UCCI `probe`), or None when it
+        holds none: (move, bound, score, depth). move: ICCS, None when the entry has none or its move is
+        not legal here (a slot torn by two writers). bound: "exact", "lower" or "upper". score: the side
+        to move's, in kernel units, a mate counted from this position (the table's own view, as if it
+        were the root). depth: the draft the entry was searched to (0: a quiescence result).
+
+        Reads the table without a lock, so it may be called while a search runs."""
+        cdef Pos* p = board.pos
+        cdef MoveList ml
+        cdef TTEntry entry
+        cdef TTEntry* e = tt_probe(&self.shared.tt, p.hist[p.ply].key)
+        if e == NULL:
+            return None
+        entry = e[0]            # one copy: a search may be writing the slot
+        if entry.key != p.hist[p.ply].key or entry.bound == 0:
+            return None
+        move = None
+        if entry.move:
+            gen_legal(p, &ml)
+            for i in range(ml.count):
+                if ml.moves[i] == entry.move:
+                    move = move_to_iccs(entry.move)
+        bound = "exact" if entry.bound == BOUND_EXACT else "lower" if entry.bound == BOUND_LOWER else "upper"
+        return move, bound, score_from_tt(entry.score, 0), entry.depth
+
 
 def nnue_check_incremental(Board board, actions):
     """Test hook: walk from the board's position as a search does, with a search worker's accumulator

@@ -12,7 +12,7 @@ from engine.server.cecp_codec import (
 )
 from engine.server.commands import CommandError
 from engine.search_types import PvLine
-from engine.server.options import Option
+from engine.server.options import FEATURE, EngineOption, OptionKind
 from engine.server.timeman import allocate
 
 
@@ -104,12 +104,17 @@ def test_result_lines(outcome, line):
     assert "resign" not in line and "Draw" not in line
 
 
+def feature(name: str, kind: OptionKind, **row: object) -> str:
+    return option_feature(EngineOption(kind, "", uci=name, cecp=FEATURE, **row))  # type: ignore[arg-type]
+
+
 def test_option_features():
-    assert option_feature(Option("MultiPV", "spin", 1, 1, 128)) == 'feature option="MultiPV -spin 1 1 128"'
-    assert option_feature(Option("Use NNUE", "check", True)) == 'feature option="Use NNUE -check 1"'
-    assert option_feature(Option("Clear Hash", "button")) == 'feature option="Clear Hash -button"'
-    assert option_feature(Option("EvalFile", "string", ""), "file") == 'feature option="EvalFile -file "'
-    assert (option_feature(Option("Style", "combo", "normal", choices=("solid", "normal")))
+    assert feature("MultiPV", "spin", default=1, minimum=1, maximum=128) == 'feature option="MultiPV -spin 1 1 128"'
+    assert feature("Use NNUE", "check", default=True) == 'feature option="Use NNUE -check 1"'
+    assert feature("Clear Hash", "button") == 'feature option="Clear Hash -button"'
+    assert feature("EvalFile", "file", default="") == 'feature option="EvalFile -file "'
+    assert feature("Name", "string", default="x") == 'feature option="Name -string x"'
+    assert (feature("Style", "combo", default="normal", choices=("solid", "normal"))
             == 'feature option="Style -combo solid /// *normal"')
 
 

@@ -495,9 +495,10 @@ def test_a_repetition_the_engine_completes_in_its_favour_is_left_to_the_gui():
     against itself; after the opponent's move it claims every ruling."""
     from engine.server.cecp import CecpSession
     from engine.server.engine import Engine
+    from engine.server.session import LazyEngine
 
     said: list[str] = []
-    session = CecpSession(Engine(), said.append, lambda task: task())
+    session = CecpSession(LazyEngine(Engine()), said.append, lambda task: task())
     fen = "3k5/4P4/4b4/3C5/4c4/9/9/9/9/5K3 w - - 0 1"
     cycle = "d6e6 e7g5 e6d6 g5e7 d6e6 e7g5 e6d6 g5e7 d6e6".split()   # Red's last move: third occurrence
     for line in ["force", f"setboard {fen}", *[f"usermove {m}" for m in cycle]]:

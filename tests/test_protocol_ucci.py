@@ -7,6 +7,9 @@ import time
 import pytest
 
 from engine import Position
+from engine.score import Score
+from engine.server.engine import TableEntry
+from engine.server.ucci import format_pophash
 from engine_driver import MATE_IN_ONE_FEN, MATED_FEN, EngineDriver, mates_in_one
 
 INFO_DEPTH = re.compile(r"^info depth (\d+) score (-?\d+)( pv( [a-i]\d[a-i]\d)+)?$")
@@ -171,9 +174,66 @@ def test_idle_stop_is_silent(eng):
     assert eng.ping() == []
 
 
-def test_probe_answers_pophash(eng):
-    eng.send("probe startpos moves h2e2")
+POPHASH = re.compile(r"^pophash( bestmove ([a-i]\d[a-i]\d))?( lowerbound (-?\d+) depth (\d+))?"
+                     r"( upperbound (-?\d+) depth (\d+))?$")
+
+
+@pytest.mark.parametrize("entry,line", [
+    (None, "pophash"),
+    (TableEntry("h2e2", "exact", Score(21), 8), "pophash bestmove h2e2 lowerbound 21 depth 8 upperbound 21 depth 8"),
+    (TableEntry("h2e2", "lower", Score(-5), 3), "pophash bestmove h2e2 lowerbound -5 depth 3"),
+    (TableEntry(None, "upper", Score(-29997), 0), "pophash upperbound -29997 depth 0"),
+])
+def test_pophash_lines(entry, line):
+    assert format_pophash(entry) == line
+
+
+def test_probe_answers_from_the_transposition_table(eng):
+    eng.send("probe startpos")
+    assert eng.ping() == ["pophash"], "an empty table has no entry"
+    eng.send("setoption usebook false")
+    eng.send("position startpos")
+    eng.send("go depth 6")
+    eng.read_until("bestmove", timeout=20)
+    eng.send("probe startpos")
+    [line] = eng.ping()
+    entry = POPHASH.match(line)
+    assert entry and entry.group(2) in Position().legal_moves(), line
+    assert entry.group(3) or entry.group(6), f"a bound: {line}"
+    if entry.group(3) and entry.group(6):   # exact: both bounds, one score and depth
+        assert (entry.group(4), entry.group(5)) == (entry.group(7), entry.group(8)), line
+    assert int((entry.group(5) or entry.group(8))) >= 1, line
+    # A position the search has not seen: nothing but a bare pophash.
+    eng.send("probe fen 4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1")
     assert eng.ping() == ["pophash"]
+
+
+def test_probe_with_a_bad_position_says_why_and_keeps_the_position(eng):
+    eng.send("position startpos moves h2e2")
+    for bad in ("probe fen xyz", "probe startpos moves h2e2 h2e2", "probe", "probe moves h2e2"):
+        eng.send(bad)
+    said = eng.ping()
+    assert len(said) == 4 and all(line.startswith("info string ") for line in said), said
+    after = Position()
+    after.push("h2e2")
+    eng.send("d")
+    assert f"Fen: {after.fen()}" in eng.ping()
+    eng.send("probe startpos moves h2e2")
+    assert POPHASH.match(eng.ping()[0])
+
+
+def test_probe_reports_a_mate_as_ucci_scores_it(eng):
+    eng.send("setoption usebook false")
+    eng.send(f"position fen {MATE_IN_ONE_FEN}")
+    eng.send("go depth 4")
+    lines = eng.read_until("bestmove", timeout=20)
+    mate = [int(m.group(2)) for m in map(INFO_DEPTH.match, lines) if m][-1]
+    assert mate == 30000 - 1, lines                          # mate in one ply: 30000 - 1
+    eng.send(f"probe fen {MATE_IN_ONE_FEN}")
+    [line] = eng.ping()
+    entry = POPHASH.match(line)
+    assert entry and entry.group(2) in mates_in_one(MATE_IN_ONE_FEN), line
+    assert int(entry.group(4) or entry.group(7)) == mate, line
 
 
 def test_new_game_forms_and_options(eng):

@@ -34,33 +34,28 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..color import Color
 from ..errors import InvalidFenError
 from ..outcome import Termination
-from ..position import Position, normalize_move
 from ..search_types import PvLine, SearchLimits, SearchResult
-from ..squares import parse_iccs
+from ..squares import move_name, parse_iccs
 from ..version import ENGINE_NAME
 from .cecp_codec import (
     TimeControl, clock_limits, format_result, format_stat01, format_thinking, option_feature,
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
 )
 from .commands import CommandError, parse_int, quote
-from .engine import MAX_THREADS, Engine, max_hash_mb
-from .options import Option, OptionError
-from .session import BaseSession, Post, Say
-from .uci import apply_option, uci_options
+from .options import EngineOption, OptionError, apply
+from .session import BaseSession, LazyEngine, Post, Say
 
-#: The UCI options offered to XBoard as `feature option=`. Hash, Threads and Ponder are XBoard's own
-#: `memory`, `cores` and `hard`/`easy`; xiangqi is the only variant.
-_NOT_OFFERED = ("hash", "threads", "ponder", "uci_variant")
-#: CECP types where they differ from the UCI ones.
-_CECP_KIND = {"evalfile": "file", "bookfile": "file"}
-#: Commands accepted and ignored: answers to features, and news the engine has no use for.
+if TYPE_CHECKING:
+    from ..position import Position
+
 #: The repetition rulings (the third occurrence of a position).
 _REPETITIONS = (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE, Termination.REPETITION)
+#: Commands accepted and ignored: answers to features, and news the engine has no use for.
 _IGNORED = ("accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw", "xboard")
 
 
@@ -81,11 +76,10 @@ class CecpSession(BaseSession):
 
     dialect = "cecp"
 
-    def __init__(self, engine: Engine, say: Say, post: Post) -> None:
+    def __init__(self, engine: LazyEngine, say: Say, post: Post) -> None:
         super().__init__(engine, say)
         self.post = post
-        self.options = {o.name.lower(): o for o in uci_options() if o.name.lower() not in _NOT_OFFERED}
-        self.game = Position()
+        self._game: Optional[Position] = None  # the start position, set up when first needed
         self.valid = True                       # False after a setboard that could not be read
         self.engine_side: Optional[Color] = Color.BLACK   # None: force mode
         self.analyzing = False
@@ -126,8 +120,6 @@ class CecpSession(BaseSession):
             "sd": self.cmd_sd,
             "time": self.cmd_time,
             "otim": self.cmd_otim,
-            "memory": self.cmd_memory,
-            "cores": self.cmd_cores,
             "option": self.cmd_option,
             "hint": self.cmd_hint,
             "bk": lambda args: (self.say(" no book moves"), self.say("")),
@@ -136,14 +128,30 @@ class CecpSession(BaseSession):
         })
         for word in _IGNORED:
             self.handlers[word] = lambda args: None
+        for option in self.options.commands():   # `memory`, `cores`
+            self.handlers[option.cecp] = lambda args, option=option: self.set_by_command(option, args)
 
     # -- plumbing ------------------------------------------------------------------------------
+    @property
+    def game(self) -> Position:
+        """The game: its start position and the moves played since."""
+        if self._game is None:
+            self._game = _position()
+        return self._game
+
+    @game.setter
+    def game(self, position: Position) -> None:
+        self._game = position
+
     def handshake(self) -> None:
         self.say(f'feature myname="{ENGINE_NAME}" variants="xiangqi" setboard=1 usermove=1 time=1 ping=1 '
                  f'playother=1 sigint=0 sigterm=0 colors=0 memory=1 smp=1 draw=0 nps=0 analyze=1')
-        for key, option in self.options.items():
-            self.say(option_feature(option, _CECP_KIND.get(key)))
+        for option in self.options.offered(self.dialect):
+            self.say(option_feature(option))
         self.say("feature done=1")
+
+    def tell(self, text: str) -> None:
+        self.say(f"telluser {text}")
 
     def handle(self, words: list[str]) -> bool:
         handler = self.handlers.get(words[0])
@@ -302,7 +310,7 @@ class CecpSession(BaseSession):
     # -- game flow -----------------------------------------------------------------------------
     def cmd_new(self, args: list[str]) -> None:
         self.cancel()
-        self.game = Position()
+        self.game = _position()
         self.valid = True
         self.engine_side = Color.BLACK
         self.depth = None
@@ -338,10 +346,8 @@ class CecpSession(BaseSession):
         if len(args) != 1:
             raise CommandError("usermove needs one move, e.g. usermove h2e2")
         text = args[0]
-        try:
-            move = normalize_move(text)
-        except ValueError:
-            move = None
+        squares = parse_iccs(text.strip())
+        move = move_name(*squares) if squares is not None else None
         if move is None or not self.valid or not self.game.is_legal(move):
             self.say(f"Illegal move: {text[:20]}")
             return
@@ -375,7 +381,7 @@ class CecpSession(BaseSession):
         self.cancel()
         fen = " ".join(args)
         try:
-            self.game = Position(fen)
+            self.game = _position(fen)
             self.valid = True
         except InvalidFenError as exc:
             self.valid = False
@@ -438,44 +444,49 @@ class CecpSession(BaseSession):
         self.st_ms = None
 
     def cmd_st(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("st needs the seconds per move, e.g. st 5")
-        self.st_ms = parse_seconds(args[0], "st")
+        self.st_ms = parse_seconds(_one_argument(args, "st needs the seconds per move, e.g. st 5"), "st")
 
     def cmd_sd(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("sd needs a depth, e.g. sd 8")
-        self.depth = parse_int(args[0], "sd", 1, 10_000)
+        self.depth = parse_int(_one_argument(args, "sd needs a depth, e.g. sd 8"), "sd", 1, 10_000)
 
     def cmd_time(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("needs one clock reading in centiseconds")
-        self.own_ms = parse_centiseconds(args[0], "clock")
+        self.own_ms = parse_centiseconds(_one_argument(args, "needs one clock reading in centiseconds"), "clock")
 
     def cmd_otim(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("needs one clock reading in centiseconds")
-        self.opp_ms = parse_centiseconds(args[0], "clock")
+        self.opp_ms = parse_centiseconds(_one_argument(args, "needs one clock reading in centiseconds"), "clock")
 
     # -- resources and options -----------------------------------------------------------------
-    def cmd_memory(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("memory needs a size in MB")
-        mb = max(1, min(parse_int(args[0], "memory", 0), max_hash_mb()))
-        self.later(lambda: self.engine.configure(hash_mb=mb))
-
-    def cmd_cores(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise CommandError("cores needs a number of threads")
-        threads = max(1, min(parse_int(args[0], "cores", 0), MAX_THREADS))
-        self.later(lambda: self.engine.configure(threads=threads))
+    def set_by_command(self, option: EngineOption, args: list[str]) -> None:
+        """`memory MB`, `cores N`: XBoard sends what the user has, so a value out of the option's range
+        is clamped into it. Waits for the engine's move when it is thinking."""
+        command = option.cecp
+        text = _one_argument(args, f"{command} needs one number: {option.meaning}")
+        value = parse_int(text, str(command), 0)
+        if option.minimum is not None:
+            value = max(option.minimum, value)
+        if option.maximum is not None:
+            value = min(option.maximum, value)
+        self.later(lambda: apply(option, value, self))
 
     def cmd_option(self, args: list[str]) -> None:
         name, text = parse_option_assignment(args)
-        option: Optional[Option] = self.options.get(name.lower())
+        option = self.options.find(self.dialect, name)
         if option is None:
             raise OptionError(f"no such option {quote(name)}")
-        value = option.parse(text)
-        tell = lambda summary: self.say(f"telluser {summary}")  # noqa: E731
-        self.later(lambda: apply_option(self.engine, option, value, tell))
+        value = option.parse(self.dialect, text)
+        self.later(lambda: apply(option, value, self))
 
+
+def _position(fen: Optional[str] = None) -> Position:
+    """A game's position (None: the start position). The rules library is imported by the first game,
+    not by the handshake."""
+    from ..position import Position
+
+    return Position() if fen is None else Position(fen)
+
+
+def _one_argument(args: list[str], message: str) -> str:
+    """The one argument of a command; CommandError(message) if there is not exactly one."""
+    if len(args) != 1:
+        raise CommandError(message)
+    return args[0]

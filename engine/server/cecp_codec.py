@@ -20,7 +20,7 @@ from ..outcome import Outcome, Termination
 from ..score import Score
 from ..search_types import PvLine, SearchLimits
 from .commands import CommandError, parse_int, parse_number, quote
-from .options import Option
+from .options import EngineOption
 
 #: Mates are scored as 100000 + N for "mate in N moves" and -100000 - N for "mated in N"
 #: (engine-intf.html, section 10).
@@ -155,19 +155,19 @@ def format_result(outcome: Outcome) -> str:
     return f"{outcome.result} {{{text}}}"
 
 
-def option_feature(option: Option, kind: Optional[str] = None) -> str:
-    """The `feature option="NAME -TYPE ..."` line of an engine option (engine-intf.html, section 9).
-    `kind` overrides the CECP type (e.g. "file" for a path)."""
-    kind = kind or option.kind
+def option_feature(option: EngineOption) -> str:
+    """The `feature option="NAME -TYPE ..."` line of an engine option (engine-intf.html, section 9),
+    under its UCI name; a file name is CECP's type `file`."""
+    name = option.name("cecp")
     if option.kind == "button":
-        body = f"{option.name} -button"
+        body = f"{name} -button"
     elif option.kind == "check":
-        body = f"{option.name} -check {1 if option.default else 0}"
+        body = f"{name} -check {1 if option.default else 0}"
     elif option.kind == "spin":
-        body = f"{option.name} -spin {option.default} {option.minimum} {option.maximum}"
+        body = f"{name} -spin {option.default} {option.minimum} {option.maximum}"
     elif option.kind == "combo":
         choices = [f"*{c}" if c == option.default else c for c in option.choices]
-        body = f"{option.name} -combo {' /// '.join(choices)}"
+        body = f"{name} -combo {' /// '.join(choices)}"
     else:
-        body = f"{option.name} -{kind} {option.default or ''}"   # XBoard wants the value, even empty
+        body = f"{name} -{option.kind} {option.default or ''}"   # XBoard wants the value, even empty
     return f'feature option="{body}"'

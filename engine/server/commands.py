@@ -6,10 +6,9 @@ Every parser here raises CommandError (a ValueError) for malformed input; the pr
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
-from ..position import normalize_move
+from ..squares import move_name, parse_iccs
 
 #: Largest value accepted for a count (depth, nodes, ...); larger numbers are clamped by their users.
 BIG = 10**18
@@ -71,15 +70,14 @@ def parse_moves(words: Sequence[str], what: str) -> tuple[str, ...]:
     """ICCS moves in canonical form ("h2e2"; "H2-E2" accepted). Legality is checked by their user."""
     moves = []
     for word in words:
-        try:
-            moves.append(normalize_move(word))
-        except ValueError:
-            raise CommandError(f"{what}: {quote(word)} is not a move (expected ICCS such as h2e2)") from None
+        squares = parse_iccs(word.strip())
+        if squares is None:
+            raise CommandError(f"{what}: {quote(word)} is not a move (expected ICCS such as h2e2)")
+        moves.append(move_name(*squares))
     return tuple(moves)
 
 
-@dataclass(frozen=True)
-class SetOptionCommand:
+class SetOptionCommand(NamedTuple):
     """`setoption name N [value V]` (UCI) or `setoption N [V]` (UCCI): value None when none is given."""
 
     name: str
@@ -101,8 +99,7 @@ def parse_setoption(words: Sequence[str], usage: str) -> SetOptionCommand:
     return SetOptionCommand(words[0], " ".join(words[1:]) if len(words) > 1 else None)
 
 
-@dataclass(frozen=True)
-class PositionCommand:
+class PositionCommand(NamedTuple):
     """`position {startpos | fen F} [moves ...]`: fen None means the start position."""
 
     fen: Optional[str]

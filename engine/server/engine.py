@@ -14,7 +14,6 @@ itself has finished (maximum depth, mate found, depth or node limit reached).
 """
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -25,13 +24,13 @@ from .._core import SearchReport, Searcher
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from .. import book as books
-from .. import nets
 from ..book.policy import BookShelf, book_answer
 from ..nets.loader import NetworkLoader
 from ..position import Position, normalize_move
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, SearchResult
+from ..search_types import PvLine, SearchLimits, SearchResult, TableEntry
 from . import strength
+from .options import FIELD_DEFAULTS
 from .timeman import allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
@@ -40,8 +39,6 @@ DRAW_ACCEPT_SCORE = 0
 _MAX_MS = 2**31 - 1
 _MAX_DEPTH = 10_000
 _MAX_NODES = 2**62
-#: The most search threads offered.
-MAX_THREADS = 256
 #: perft depths accepted: deeper ones run for minutes and cannot be stopped.
 MAX_PERFT_DEPTH = 6
 
@@ -53,20 +50,21 @@ class EngineBusyError(RuntimeError):
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """Protocol-independent settings. Times in ms."""
+    """Protocol-independent settings. Times in ms. The defaults, ranges and meanings are the option
+    table's (engine.server.options), where each field is the option of that name in each dialect."""
 
-    hash_mb: int = 16
-    threads: int = 1
-    multipv: int = 1
-    ponder: bool = False
-    move_overhead_ms: int = 10
-    eval_file: str = nets.DEFAULT  # a JJNN network file (engine.netfile; a shipped one by its name); "" for none
-    use_nnue: bool = True         # evaluate with the network of eval_file (when one is loaded)
-    own_book: bool = True         # answer from the opening book when it has a move (engine.book.policy)
-    book_file: str = books.DEFAULT  # a book file of any format (engine.book.open_book), or "" for none
-    skill_level: int = strength.FULL_STRENGTH   # 0..20 (engine.server.strength); 20 is full strength
-    limit_strength: bool = False  # play at `elo` instead of skill_level
-    elo: int = strength.ELO_MAX   # on the measured scale of strength.MEASURED_ELO
+    hash_mb: int = FIELD_DEFAULTS["hash_mb"]
+    threads: int = FIELD_DEFAULTS["threads"]
+    multipv: int = FIELD_DEFAULTS["multipv"]
+    ponder: bool = FIELD_DEFAULTS["ponder"]
+    move_overhead_ms: int = FIELD_DEFAULTS["move_overhead_ms"]
+    eval_file: str = FIELD_DEFAULTS["eval_file"]   # a JJNN network file (engine.netfile); "" for none
+    use_nnue: bool = FIELD_DEFAULTS["use_nnue"]    # evaluate with the network of eval_file (when loaded)
+    own_book: bool = FIELD_DEFAULTS["own_book"]    # answer from the opening book (engine.book.policy)
+    book_file: str = FIELD_DEFAULTS["book_file"]   # a book of any format (engine.book.open_book); "" for none
+    skill_level: int = FIELD_DEFAULTS["skill_level"]         # 0..20 (engine.server.strength); 20: full
+    limit_strength: bool = FIELD_DEFAULTS["limit_strength"]  # play at `elo` instead of skill_level
+    elo: int = FIELD_DEFAULTS["elo"]               # on the measured scale of strength.MEASURED_ELO
 
     @property
     def level(self) -> float:
@@ -303,6 +301,19 @@ class Engine:
         self._perft = threading.Thread(target=lambda: on_done(position.divide(depth)), name="perft", daemon=True)
         self._perft.start()
 
+    def probe(self, fen: Optional[str], moves: Sequence[str] = ()) -> Optional[TableEntry]:
+        """The transposition table's entry for `fen` (None: the start position) after `moves`, or None.
+        The position in force stays; it may be called during a search. Raises InvalidFenError or
+        IllegalMoveError."""
+        position = Position(START_FEN if fen is None else fen)
+        for move in moves:
+            position.push(move)
+        found = self._searcher.probe(position.kernel_board)
+        if found is None:
+            return None
+        move, bound, score, depth = found
+        return TableEntry(move, bound, Score(score), depth)
+
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""
         self._network.ensure(self._options.use_nnue)
@@ -443,15 +454,3 @@ def _clamp_ms(value: float) -> int:
     return int(min(max(value, 1), _MAX_MS))
 
 
-def max_hash_mb() -> int:
-    """The largest Hash offered: half the physical memory (the table is allocated and cleared at once)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
-    except (ValueError, OSError, AttributeError):
-        total = 8192
-    return max(16, min(total // 2, 1 << 20))
-
-
-def default_threads() -> int:
-    """The thread count the engine picks when asked to choose (UCCI `threads 0`)."""
-    return max(1, os.cpu_count() or 1)

@@ -8,6 +8,10 @@ The dialect is chosen by the first command, and again by any later handshake:
 * `ucicyclone`, or anything else first (typically a bare `position`, `fen` or `startpos` line, the
   "cyclone" style of many Chinese GUIs) -> UCI without a handshake.
 
+Only the chosen dialect's module is imported, when its first line arrives, and the engine facade (with
+the search kernel) is created by the first command that needs it (session.LazyEngine): the handshake
+answers about as fast as the interpreter starts.
+
 The reader loop only parses and dispatches: searches run on the engine facade's background thread, so
 `isready`, `stop` and `quit` are answered while it thinks. Input is read by a reader thread into a queue
 that the protocol thread works through; a session can also post work to that queue from a search thread
@@ -19,15 +23,10 @@ from __future__ import annotations
 
 import queue
 import threading
-from dataclasses import dataclass
-from typing import IO, Callable, Iterator, Optional, Union
+from typing import IO, Callable, Iterator, NamedTuple, Optional, Union
 
-from .cecp import CecpSession
 from .commands import quote
-from .engine import Engine, EngineBusyError
-from .session import BaseSession, Post, Say
-from .ucci import UcciSession
-from .uci import UciSession
+from .session import BaseSession, LazyEngine, Post, Say
 
 HELP_LINE = "jiangjun, a Xiangqi engine: type 'uci', 'ucci' or 'xboard' to start, 'quit' to leave."
 #: Longest input line accepted (bytes): far more than a `position` with a whole game's moves.
@@ -60,8 +59,7 @@ class Writer:
                 self.closed = True
 
 
-@dataclass(frozen=True)
-class OverlongLine:
+class OverlongLine(NamedTuple):
     """A line longer than MAX_LINE, skipped without being kept in memory."""
 
     length: int
@@ -93,7 +91,7 @@ def read_lines(stream: IO[str]) -> Iterator[Union[str, OverlongLine]]:
 class Protocol:
     """Dispatches input lines to the session of the current dialect, over one engine."""
 
-    def __init__(self, engine: Engine, say: Say, post: Post) -> None:
+    def __init__(self, engine: LazyEngine, say: Say, post: Post) -> None:
         """`post` queues work for the protocol thread (run it with run_posted between input lines)."""
         self.engine = engine
         self.say = say
@@ -110,11 +108,16 @@ class Protocol:
             return True
         try:
             return self._dispatch(words)
-        except (ValueError, EngineBusyError, MemoryError) as exc:
+        except (ValueError, MemoryError) as exc:
             # CommandError, InvalidFenError, IllegalMoveError, OptionError are ValueErrors.
             self._error(str(exc), line.strip())
-        except Exception as exc:  # a bug: report it and carry on
-            self._error(f"internal error on {quote(line.strip())}: {exc!r}", line.strip())
+        except Exception as exc:
+            from .engine import EngineBusyError   # raised by the facade, so loaded already
+
+            if isinstance(exc, EngineBusyError):
+                self._error(str(exc), line.strip())
+            else:  # a bug: report it and carry on
+                self._error(f"internal error on {quote(line.strip())}: {exc!r}", line.strip())
         return True
 
     def run_posted(self, task: Callable[[], None]) -> None:
@@ -143,20 +146,34 @@ class Protocol:
     def _dispatch(self, words: list[str]) -> bool:
         first = words[0]
         if first in ("uci", "ucicyclone"):
-            session = self._switch(UciSession(self.engine, self.say))
+            session = self._switch(self._new_session("uci"))
             if first == "uci":
                 session.handshake()
             return True
         if first == "ucci":
-            self._switch(UcciSession(self.engine, self.say)).handshake()
+            self._switch(self._new_session("ucci")).handshake()
             return True
-        if first in ("xboard", "protover") and not isinstance(self.session, CecpSession):
-            self._switch(CecpSession(self.engine, self.say, self.post))
+        if first in ("xboard", "protover") and (self.session is None or self.session.dialect != "cecp"):
+            self._switch(self._new_session("cecp"))
             if first == "xboard":
                 return True
         if self.session is None:
-            self.session = UciSession(self.engine, self.say)
+            self.session = self._new_session("uci")
         return self.session.handle(words)
+
+    def _new_session(self, dialect: str) -> BaseSession:
+        """A session of `dialect`, whose module is imported only now: a process loads one dialect."""
+        if dialect == "ucci":
+            from .ucci import UcciSession
+
+            return UcciSession(self.engine, self.say)
+        if dialect == "cecp":
+            from .cecp import CecpSession
+
+            return CecpSession(self.engine, self.say, self.post)
+        from .uci import UciSession
+
+        return UciSession(self.engine, self.say)
 
 
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
@@ -168,7 +185,7 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
         interactive = False
     if interactive:
         writer.say(HELP_LINE)
-    engine = Engine()
+    engine = LazyEngine()
     inbox: "queue.Queue[object]" = queue.Queue()
     protocol = Protocol(engine, writer.say, inbox.put)
     end_of_input = object()

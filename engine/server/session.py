@@ -1,11 +1,15 @@
 """What the dialects share. A session turns command lines into calls on the engine facade and its
 results into output lines.
 
-* BaseSession: what every dialect has (a handler table, `quit`, how errors are reported). CECP
-  (engine.server.cecp) builds on it directly: its game flow (`new`, `usermove`, `go` meaning "play
-  this side") has nothing in common with the UCI family's.
-* Session: the UCI family (engine.server.uci, engine.server.ucci). The subclasses supply the handshake,
-  the `go` and `setoption` syntax and the output formats; the commands below are common to both.
+* BaseSession: what every dialect has (a handler table, the option table, `quit`, how errors are
+  reported and the user told). CECP (engine.server.cecp) builds on it directly: its game flow (`new`,
+  `usermove`, `go` meaning "play this side") has nothing in common with the UCI family's.
+* Session: the UCI family (engine.server.uci, engine.server.ucci). The handshake, `setoption` and the
+  reports are generated here from the option table and the dialect's formats; the subclasses supply
+  the `go` syntax and the output formats.
+
+A session gets its engine through a function that creates it on first use (engine.server.protocol):
+the handshake answers before the search kernel and the facade are loaded.
 
 A handler either returns (command done), or raises CommandError / ValueError / EngineBusyError, which the
 reader loop hands to the session's `report_error` (`info string ...` in the UCI family): the command is
@@ -14,16 +18,43 @@ then ignored as a whole, and the position and options stay as they were.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, ClassVar, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Sequence
 
 from ..search_types import PvLine, SearchLimits, SearchResult
-from .commands import CommandError, parse_int, parse_moves, parse_position, quote
-from .engine import MAX_PERFT_DEPTH, Engine
+from ..version import ENGINE_NAME
+from .commands import CommandError, parse_int, parse_moves, parse_position, parse_setoption, quote
+from .options import Dialect, OptionError, apply, option_table
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+AUTHOR = "the jiangjun developers"
 
 Say = Callable[[str], None]
 Handler = Callable[[list[str]], Optional[bool]]
 #: Runs a callable on the protocol thread, between input lines (for work a search thread must not do).
 Post = Callable[[Callable[[], None]], None]
+
+
+class LazyEngine:
+    """The engine facade, created by the first command that needs it (`get`), so that the handshake
+    answers before the search kernel and the facade are loaded. `LazyEngine(engine)` holds one that
+    exists already. One LazyEngine serves every session of the process."""
+
+    def __init__(self, engine: Optional[Engine] = None) -> None:
+        self._engine = engine
+
+    def get(self) -> Engine:
+        if self._engine is None:
+            from .engine import Engine
+
+            self._engine = Engine()
+        return self._engine
+
+    def shutdown(self) -> None:
+        """Stop any search and wait for its report (nothing to do before the facade exists)."""
+        if self._engine is not None:
+            self._engine.shutdown()
 
 HELP = (
     "commands: uci | ucci | xboard, isready, setoption ..., position {startpos | fen <FEN>} [moves ...], "
@@ -35,17 +66,26 @@ HELP = (
 class BaseSession(ABC):
     """One dialect's conversation with a GUI, over one engine facade."""
 
-    #: "uci", "ucci" or "cecp".
-    dialect: ClassVar[str]
+    dialect: ClassVar[Dialect]
 
-    def __init__(self, engine: Engine, say: Say) -> None:
-        self.engine = engine
+    def __init__(self, engine: LazyEngine, say: Say) -> None:
+        self.lazy_engine = engine
         self.say = say
+        self.options = option_table()
         self.handlers: dict[str, Handler] = {}
+
+    @property
+    def engine(self) -> Engine:
+        """The engine facade (created by the first command that needs it)."""
+        return self.lazy_engine.get()
 
     @abstractmethod
     def handshake(self) -> None:
         """Answer the command that chose the dialect (`uci`, `ucci`, `protover`)."""
+
+    @abstractmethod
+    def tell(self, text: str) -> None:
+        """Tell the user something: which evaluation, book or strength is in use, why a move is played."""
 
     def handle(self, words: list[str]) -> bool:
         """Carry out one command line, split into words. Returns False when the session should end."""
@@ -56,7 +96,7 @@ class BaseSession(ABC):
 
     def report_error(self, message: str, line: str) -> None:
         """Tell the GUI that `line` was not carried out, and why."""
-        self.say(f"info string {message}")
+        self.tell(message)
 
     def close(self) -> None:
         """The session is replaced by another dialect's, or input has ended."""
@@ -65,7 +105,15 @@ class BaseSession(ABC):
 class Session(BaseSession):
     """The UCI family (UCI and UCCI)."""
 
-    def __init__(self, engine: Engine, say: Say) -> None:
+    #: The `id` lines of the handshake, and the line that ends it.
+    id_fields: ClassVar[tuple[str, ...]] = ("name", "author")
+    handshake_done: ClassVar[str]
+    #: The message for a `setoption` without a name.
+    setoption_usage: ClassVar[str]
+    #: Option names (lower case) accepted and ignored: standard options the engine does not have.
+    ignored_options: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, engine: LazyEngine, say: Say) -> None:
         super().__init__(engine, say)
         self.handlers.update({
             "isready": self.cmd_isready,
@@ -92,23 +140,58 @@ class Session(BaseSession):
         """The limits of a `go` (its arguments, `perft` excepted). Raises CommandError."""
 
     @abstractmethod
-    def cmd_setoption(self, args: list[str]) -> None:
-        """Apply a `setoption`. Raises CommandError for an unknown option or a bad value."""
+    def info_lines(self, info: PvLine) -> list[str]:
+        """The lines that show one completed iteration (none: not shown)."""
 
     @abstractmethod
-    def report_info(self, info: PvLine) -> None:
-        """Print one completed iteration (called on the search thread)."""
-
-    @abstractmethod
-    def report_bestmove(self, result: SearchResult) -> None:
-        """Print the answer to a `go` (called on the search thread, exactly once per `go`)."""
+    def bestmove_lines(self, result: SearchResult) -> list[str]:
+        """The lines that answer a `go`."""
 
     def farewell(self) -> None:
         """Say goodbye on `quit` (UCCI: `bye`)."""
 
+    # -- output ------------------------------------------------------------------------------
+    def tell(self, text: str) -> None:
+        self.say(f"info string {text}")
+
+    def handshake(self) -> None:
+        """`id` lines, the dialect's `option` lines from the table, and `uciok` / `ucciok`."""
+        identity = {"name": ENGINE_NAME, "copyright": f"2026 {AUTHOR}", "author": AUTHOR}
+        for field in self.id_fields:
+            self.say(f"id {field} {identity[field]}")
+        for option in self.options.offered(self.dialect):
+            self.say(option.line(self.dialect))
+        self.say(self.handshake_done)
+
+    def report_info(self, info: PvLine) -> None:
+        """Print one completed iteration (called on the search thread)."""
+        for line in self.info_lines(info):
+            self.say(line)
+
+    def report_bestmove(self, result: SearchResult) -> None:
+        """Print the answer to a `go` (called on the search thread, exactly once per `go`), after what
+        the engine says about it (a book move, why there is no move)."""
+        if result.note:
+            self.tell(result.note)
+        for line in self.bestmove_lines(result):
+            self.say(line)
+
     # -- common commands ---------------------------------------------------------------------
     def cmd_isready(self, args: list[str]) -> None:
+        # Ready to search: the facade (and the kernel) are loaded now if no command has needed them yet.
+        _ = self.engine
         self.say("readyok")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        """`setoption name N [value V]` (UCI) or `setoption N [V]` (UCCI), in either dialect; N may be
+        the option's name in any dialect."""
+        command = parse_setoption(args, self.setoption_usage)
+        option = self.options.find(self.dialect, command.name)
+        if option is None:
+            if command.name.lower() in self.ignored_options:
+                return
+            raise OptionError(f"No such option: {quote(command.name)}")
+        apply(option, option.parse(self.dialect, command.value), self)
 
     def cmd_position(self, args: list[str]) -> None:
         command = parse_position(args)
@@ -139,7 +222,7 @@ class Session(BaseSession):
         self.engine.new_game()
 
     def cmd_quit(self, args: list[str]) -> bool:
-        self.engine.shutdown()
+        self.lazy_engine.shutdown()
         self.farewell()
         return False
 
@@ -160,6 +243,8 @@ class Session(BaseSession):
         """`go perft N`: `move: count` per root move, a blank line, `Nodes searched: N`."""
         if len(args) != 1:
             raise CommandError("go perft needs one depth, e.g. 'go perft 3'")
+        from .engine import MAX_PERFT_DEPTH   # loaded with the facade by now
+
         depth = parse_int(args[0], "perft depth", 1, MAX_PERFT_DEPTH)
 
         def done(split: dict[str, int]) -> None:
