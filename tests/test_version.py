@@ -12,6 +12,6 @@ def test_the_engine_name_carries_the_version_and_the_commit_when_known():
 
 
 def test_every_front_end_announces_that_name():
-    from engine.server import cecp, uci, ucci
+    from engine.server import cecp, session
 
-    assert uci.ENGINE_NAME is ucci.ENGINE_NAME is cecp.ENGINE_NAME is ENGINE_NAME
+    assert session.ENGINE_NAME is cecp.ENGINE_NAME is ENGINE_NAME   # UCI and UCCI: session's handshake
