@@ -345,7 +345,7 @@ cdef class Searcher:
                 if sh.soft_ns and now_ns() >= sh.armed_ns + <int64_t>(
                         (sh.soft_ns - sh.armed_ns) * soft_limit_scale(instability, score, score_before)):
                     break
-                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and sh.hard_ns != 0:
+                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + param[MATE_STOP_EXTRA_DEPTH] and sh.hard_ns != 0:
                     break
         finally:
             jj_store_int(&sh.stop, 1)
