@@ -139,4 +139,5 @@ class Searcher:
         searchmoves: Sequence[str] = (),
         banmoves: Sequence[str] = (),
         on_info: Optional[Callable[[SearchReport], None]] = None,
+        soft_share: Optional[Callable[[float, int, int], float]] = None,
     ) -> SearchReport: ...

@@ -17,13 +17,25 @@ cdef extern from *:
     void jj_store_int(int* p, int v) nogil
 
 cdef enum:
-    MAX_ROOT_FILTER = 256         # root moves a search can be limited to, or told to leave out
     MAX_QUIETS = 64               # quiet moves (and, apart, captures) of a node remembered for the history malus
     RESCUE_NODES = 200000         # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
     LMR_SIZE = 64                 # depths and move numbers of the reduction table (larger ones read its last)
     POLL_MASK = 1023              # the main worker polls its limits when its node count & this is 0
     NS_PER_SECOND = 1000000000
+    NS_PER_MS = 1000000
+    MS_PER_SECOND = 1000
     MULTI_CUT = 2                 # singular_extension's answer when the node fails high on two moves
+
+
+cdef struct RootMove:
+    # A move of the root, with what the search found for it (Stockfish's RootMove).
+    int move
+    int score                # in the search at the root under way: the score with which the move raised
+                             # alpha (a lower bound when it failed high), -VALUE_INF when it did not
+    int previous_score       # its score at the end of the previous iteration
+    int seldepth             # the selective depth reached when its score was found
+    int pv_len               # its principal variation, the move itself first
+    int pv[MAX_PLY + 2]
 
 
 cdef struct Shared:
@@ -50,14 +62,13 @@ cdef struct Worker:
     int singular_excluded[MAX_PLY + 2]  # the move a singular-extension search leaves out at a ply (0: none)
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
-    # Root moves: only these (when only_count > 0), never those in `excluded`.
-    int only[MAX_ROOT_FILTER]
-    int only_count
-    int excluded[MAX_ROOT_FILTER]
-    int excluded_count
+    # The root moves (searchmoves and banmoves applied), the lines already found first: MultiPV searches
+    # line `pv_index` among root_moves[pv_index:root_count].
+    RootMove root_moves[MAX_MOVES]
+    int root_count
+    int pv_index
     int completed_depth
     int root_depth           # the depth of the iteration being searched
-    int root_best_score      # the score of w.pv[0], the best root move found so far in this iteration
     bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
     NnueNetwork net          # the network of this search (a copy of the loaded one's struct; nnue.pxi)
     AccumulatorStack acc     # its accumulators along the search path
@@ -149,21 +160,67 @@ cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
     return True
 
 
-cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
-    cdef int i, j, n = 0
-    cdef bint keep
+cdef void add_root_move(Worker* w, int move) noexcept nogil:
+    cdef RootMove* rm = &w.root_moves[w.root_count]
+    rm.move = move
+    rm.score = rm.previous_score = -VALUE_INF
+    rm.seldepth = 0
+    rm.pv_len = 1
+    rm.pv[0] = move
+    w.root_count += 1
+
+
+cdef RootMove* find_root_move(Worker* w, int move) noexcept nogil:
+    """The root move `move` among those of the line being searched, NULL when it is not one of them."""
+    cdef int i
+    for i in range(w.pv_index, w.root_count):
+        if w.root_moves[i].move == move:
+            return &w.root_moves[i]
+    return NULL
+
+
+cdef void keep_line_moves(Worker* w, MoveList* ml) noexcept nogil:
+    """At the root: keep in ml (in its order) only the root moves of the line being searched."""
+    cdef int i, n = 0
     for i in range(ml.count):
-        keep = w.only_count == 0
-        for j in range(w.only_count):
-            if w.only[j] == ml.moves[i]:
-                keep = True
-        for j in range(w.excluded_count):
-            if w.excluded[j] == ml.moves[i]:
-                keep = False
-        if keep:
+        if find_root_move(w, ml.moves[i]) != NULL:
             ml.moves[n] = ml.moves[i]
             n += 1
     ml.count = n
+
+
+cdef void clear_line_scores(Worker* w) noexcept nogil:
+    """Before a search at the root: no root move of the line being searched has raised alpha yet."""
+    cdef int i
+    for i in range(w.pv_index, w.root_count):
+        w.root_moves[i].score = -VALUE_INF
+
+
+cdef void note_root_move(Worker* w, int move, int score) noexcept nogil:
+    """A root move raised alpha with `score`: its score, selective depth and principal variation (the
+    move, then its child's)."""
+    cdef RootMove* rm = find_root_move(w, move)
+    cdef int k
+    rm.score = score
+    rm.seldepth = w.seldepth
+    rm.pv_len = w.pv_len[1] + 1
+    for k in range(w.pv_len[1]):
+        rm.pv[k + 1] = w.pv[1][k]
+
+
+cdef void sort_root_moves(Worker* w, int first, int last) noexcept nogil:
+    """Sort root_moves[first:last] by score, best first, keeping the order of equal scores (insertion)."""
+    cdef int i, j
+    cdef RootMove moving
+    for i in range(first + 1, last):
+        if w.root_moves[i].score <= w.root_moves[i - 1].score:
+            continue
+        moving = w.root_moves[i]
+        j = i
+        while j > first and w.root_moves[j - 1].score < moving.score:
+            w.root_moves[j] = w.root_moves[j - 1]
+            j -= 1
+        w.root_moves[j] = moving
 
 
 cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
@@ -525,7 +582,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         depth -= 1
     gen_legal(p, &ml)
     if ply == 0:
-        filter_root(w, &ml)
+        keep_line_moves(w, &ml)
     if ml.count == 0:
         return mated_in(ply)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
@@ -590,7 +647,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 best_move = move
                 update_pv(w, ply, move)
                 if ply == 0:
-                    w.root_best_score = score
+                    note_root_move(w, move, score)
                 if score >= beta:
                     break
         if not is_capture and n_quiets < MAX_QUIETS:
@@ -624,16 +681,21 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     return best
 
 
-cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
-    """One iteration at the root, with an aspiration window around the previous score."""
+cdef int search_depth(Worker* w, int depth) noexcept nogil:
+    """The search of line w.pv_index at the root to `depth`, with an aspiration window around the score
+    its root move had in the previous iteration, widened until the score falls inside. Each search leaves
+    the line's root moves sorted, best first. Returns the score (meaningless when stopped)."""
     cdef int delta = param[ASPIRATION_DELTA]
     cdef int alpha = -VALUE_INF, beta = VALUE_INF, score
+    cdef int previous = w.root_moves[w.pv_index].previous_score
     w.root_depth = depth
     if depth >= param[ASPIRATION_MIN_DEPTH] and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
         alpha = previous - delta
         beta = previous + delta
     while True:
+        clear_line_scores(w)
         score = search(w, alpha, beta, depth, 0, False, False)
+        sort_root_moves(w, w.pv_index, w.root_count)
         if stopped(w):
             return score
         if score <= alpha:
@@ -646,13 +708,32 @@ cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
         delta += delta * param[ASPIRATION_GROWTH] // PER_MILLE
 
 
+cdef int search_iteration(Worker* w, int depth, int n_lines) noexcept nogil:
+    """One iteration of iterative deepening to `depth`: the n_lines best lines (MultiPV), each the best of
+    the root moves left after the earlier lines, left first in root_moves, best first. Returns how many
+    lines were completed: n_lines unless the search was stopped."""
+    cdef int i, line
+    for i in range(w.root_count):
+        w.root_moves[i].previous_score = w.root_moves[i].score
+    for line in range(n_lines):
+        w.pv_index = line
+        w.seldepth = 0
+        search_depth(w, depth)
+        if stopped(w) or w.root_moves[line].score == -VALUE_INF:
+            return line
+        # A later line can outscore an earlier one whose best move was pruned in a null-window search
+        # (e.g. a stalemating move seen only at full width): the lines stay sorted, best first.
+        sort_root_moves(w, 0, line + 1)
+    return n_lines
+
+
 cdef void helper_iterate(Worker* w, int offset) noexcept nogil:
-    """A Lazy SMP helper: deepen the same root, staggered, until the main worker stops everyone."""
-    cdef int depth, score = 0
+    """A Lazy SMP helper: deepen the same root (one line), staggered, until the main worker stops everyone."""
+    cdef int depth
     for depth in range(1 + offset, MAX_PLY - 2):
         if w.shared.depth_limit and depth > w.shared.depth_limit + 1:
             break
-        score = search_depth(w, depth, score)
+        search_iteration(w, depth, 1)
         if stopped(w):
             break
         w.completed_depth = depth

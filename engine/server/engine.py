@@ -31,7 +31,7 @@ from ..position import Color, Position, normalize_move
 from ..score import Score
 from . import strength
 from .limits import SearchLimits
-from .timeman import allocate
+from .timeman import ITERATION_RULE, allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
 DRAW_ACCEPT_SCORE = 0
@@ -538,6 +538,7 @@ class Engine:
             searchmoves=tuple(limits.searchmoves),
             banmoves=banmoves,
             on_info=collect,
+            soft_share=ITERATION_RULE.soft_share,
         )
         if found.bestmove is None:
             return SearchResult(None, score=Score.mated(), note="no legal move that is not banned")
