@@ -1,7 +1,7 @@
 # The search's tuning parameters: every number of the search, the move ordering, the pruning, the
-# reductions, the extensions, quiescence, the aspiration windows and the in-search stop rule, named
-# once in the table _SEARCH_PARAMETERS below (name, default, range, meaning) and read by the kernel from the C
-# array `param`, indexed by the enum. They can be changed at run time (set_search_parameter), for an
+# reductions, the extensions, quiescence, the aspiration windows and the in-search stop rule, named once
+# in the table _SEARCH_PARAMETERS below (name, default, range, meaning) and read by the kernel from the
+# C array `param`, indexed by the enum. They can be changed at run time (set_search_parameter), for an
 # SPSA tuner playing games without a rebuild; a change takes effect from the next search (never change
 # one while a search runs). Fractions are integers on a stated scale (per mille: 1000 is 1.0).
 #
