@@ -480,6 +480,32 @@ cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, b
     return -1 if tt_score >= beta else 0
 
 
+cdef inline int search_late_move(Worker* w, int alpha, int beta, int new_depth, int r, int ply,
+                                 bint cut_node) noexcept nogil:
+    """The score of a move after the first (made on the board): a null-window search reduced by r,
+    re-searched at full depth when it fails high, then with the full window when it lands inside it."""
+    cdef int score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, True, True)
+    if score > alpha and r > 0:
+        score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
+    if score > alpha and score < beta:
+        score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
+    return score
+
+
+cdef inline void correct_static_eval(Worker* w, int best, int best_move, int static_eval, int beta,
+                                     int depth) noexcept nogil:
+    """A node's search result `best` teaches the correction history of its position, where the bound
+    says which way the static evaluation erred: not after a capture (the evaluation of a quiet position
+    is what is corrected), not a fail-high below the static evaluation or a fail-low above it, not a
+    mate. The caller leaves out nodes in check (no static evaluation) and singular searches."""
+    if best_move != 0 and w.pos.board[move_to(best_move)] != 0:
+        return
+    if (best >= beta and best <= static_eval) or (best_move == 0 and best >= static_eval):
+        return
+    if best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX:
+        learn_correction(&w.correction, &w.pos, best - static_eval, depth)
+
+
 cdef inline void update_pv(Worker* w, int ply, int move) noexcept nogil:
     """The principal variation at `ply` becomes `move` followed by the child's."""
     cdef int k
@@ -626,16 +652,11 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if searched == 0:
             score = -search(w, -beta, -alpha, new_depth, ply + 1, True, not pv_node and not cut_node)
         else:
-            # A late move: a reduced null-window search, re-searched at full depth when it fails high,
-            # then with the full window when it lands inside it. Whether the table's move is a capture
-            # is read on the board after the move (as it always was: a move from or to that point changes it).
+            # Whether the table's move is a capture is read on the board after the move (as it always
+            # was: a move from or to that point changes it).
             r = late_move_reduction(depth, searched, new_depth, scores[i], pv_node, cut_node, improving, is_capture,
                                     gives_check or in_check, tt_move != 0 and p.board[move_to(tt_move)] != 0)
-            score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, True, True)
-            if score > alpha and r > 0:
-                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
-            if score > alpha and score < beta:
-                score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
+            score = search_late_move(w, alpha, beta, new_depth, r, ply, cut_node)
         unmake_move(p)
         searched += 1
         if stopped(w):
@@ -664,13 +685,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, captures, n_captures,
                       earlier_move(w, ply, 1), earlier_move(w, ply, 2))
 
-    # Step 10. What the search found teaches the correction history, where the bound says which way the
-    # evaluation erred: not after a capture (the evaluation of a quiet position is what is corrected), not
-    # a fail-high below the static evaluation or a fail-low above it, not a mate.
-    if (not in_check and not excluded and (best_move == 0 or p.board[move_to(best_move)] == 0)
-            and not (best >= beta and best <= static_eval) and not (best_move == 0 and best >= static_eval)
-            and best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX):
-        learn_correction(&w.correction, p, best - static_eval, depth)
+    # Step 10. What the search found teaches the correction history.
+    if not in_check and not excluded:
+        correct_static_eval(w, best, best_move, static_eval, beta, depth)
 
     # Step 11. Store the result; a singular-extension search's (without a move) has nothing to store, and
     # when it searched no move (the left-out move was the only one) its bound is alpha's.
