@@ -1,9 +1,11 @@
 # The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
 # quiescence, null move, ProbCut, late move reductions, check and singular extensions, mate distance
-# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Several workers
-# may search the same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its
-# moves with its own killers and histories (movepick.pxi) and corrects its static evaluations with its
-# own correction history (correction.pxi).
+# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Its numbers are
+# the tuning parameters of params.pxi. The root's moves are a list (RootMove) holding what the search
+# found for each; MultiPV searches its lines one after another in it. Several workers may search the
+# same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its moves with its
+# own killers and histories (movepick.pxi) and corrects its static evaluations with its own correction
+# history (correction.pxi).
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.math cimport log
@@ -89,7 +91,11 @@ cdef void init_reduction_table() noexcept nogil:
 cdef inline int reduction(int depth, int move_number) noexcept nogil:
     """The late move reduction of the move_number-th move of a node of `depth`, before the adjustments
     of late_move_reduction."""
-    return LMR_TABLE[depth if depth < LMR_SIZE else LMR_SIZE - 1][move_number if move_number < LMR_SIZE else LMR_SIZE - 1]
+    if depth >= LMR_SIZE:
+        depth = LMR_SIZE - 1
+    if move_number >= LMR_SIZE:
+        move_number = LMR_SIZE - 1
+    return LMR_TABLE[depth][move_number]
 
 
 cdef inline int64_t now_ns() noexcept nogil:
@@ -103,10 +109,10 @@ cdef inline bint stopped(Worker* w) noexcept nogil:
 
 
 cdef void poll(Worker* w) noexcept nogil:
-    """Every POLL_MASK + 1 nodes the main worker checks the hard deadline and the node limit. They apply to depth 1
-    too: its tree is mostly quiescence, which a few positions blow up into millions of nodes (checks,
-    evasions and captures in long chains), and a search that could not stop there would hang the engine.
-    The searcher has its own way to a move when depth 1 is cut short (Searcher.search)."""
+    """Every POLL_MASK + 1 nodes the main worker checks the hard deadline and the node limit. They apply
+    to depth 1 too: its tree is mostly quiescence, which a few positions blow up into millions of nodes
+    (checks, evasions and captures in long chains), and a search that could not stop there would hang
+    the engine. The searcher has its own way to a move when depth 1 is cut short (Searcher._rescue)."""
     cdef Shared* sh = w.shared
     if not w.is_main or (w.nodes & POLL_MASK) != 0:
         return
@@ -161,6 +167,7 @@ cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
 
 
 cdef void add_root_move(Worker* w, int move) noexcept nogil:
+    """Append `move` to the root moves, nothing known of it yet."""
     cdef RootMove* rm = &w.root_moves[w.root_count]
     rm.move = move
     rm.score = rm.previous_score = -VALUE_INF
@@ -598,7 +605,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # Step 6. ProbCut; not when the table already says that a search nearly as deep stays below its bound.
     if (not pv_node and not in_check and not excluded and depth >= param[PROBCUT_MIN_DEPTH]
             and beta > -VALUE_MATE_IN_MAX and beta < VALUE_MATE_IN_MAX
-            and not (tt_bound and tt_depth > depth - param[PROBCUT_REDUCTION] and tt_score < probcut_beta(beta, improving))
+            and not (tt_bound and tt_depth > depth - param[PROBCUT_REDUCTION]
+                     and tt_score < probcut_beta(beta, improving))
             and try_probcut(w, beta, depth, ply, cut_node, improving, static_eval, tt_move, key, &score)):
         return score
 
