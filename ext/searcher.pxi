@@ -314,6 +314,7 @@ cdef class Searcher:
         return threads
 
     cdef void _stop_helpers(self, list threads):
+        """Stop every worker and wait for the helper threads to end."""
         jj_store_int(&self.shared.stop, 1)
         for thread in threads:
             thread.join()
@@ -389,6 +390,7 @@ cdef class Searcher:
         return (rm.score, [rm.pv[k] for k in range(rm.pv_len)], rm.seldepth)
 
     cdef void _report_lines(self, int depth, list lines, on_info, int64_t start):
+        """on_info(SearchReport) for each line of a completed iteration, best first."""
         cdef uint64_t total_nodes = self._nodes()
         cdef int64_t elapsed = (now_ns() - start) // NS_PER_MS
         for k, line in enumerate(lines):
