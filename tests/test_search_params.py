@@ -107,3 +107,52 @@ def test_exchange_values_follow_their_parameters():
     _core.set_search_parameter("see_chariot", 900)
     _core.set_search_parameter("see_pawn", 150)
     assert board.exchange_value("e1e4") == 150 - 900
+
+
+# The search and move-picking files name their numbers: at most a few integer literals >= 3 stand inline.
+SEARCH_FILES = ("search.pxi", "searcher.pxi", "movepick.pxi")
+MAX_INLINE_LITERALS = 15
+
+
+def inline_literals(text: str) -> list[tuple[int, str]]:
+    """(line, literal) of each integer literal >= 3 in Cython source outside named constants: not in
+    comments or strings, not in a `cdef enum` or `cdef extern` block, not an array size in a declaration
+    (`int gain[34]`, a struct's fields)."""
+    import io
+    import re
+    import tokenize
+
+    lines = text.splitlines()
+    in_block = set()        # lines of enum and extern blocks
+    in_struct = set()
+    for start, line in enumerate(lines):
+        block = re.match(r"(\s*)cdef (enum|extern from|struct)\b", line)
+        if not block:
+            continue
+        indent = len(block.group(1))
+        end = start + 1
+        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+            end += 1
+        (in_struct if block.group(2) == "struct" else in_block).update(range(start + 1, end + 1))
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        row, col = token.start
+        if token.type != tokenize.NUMBER or row in in_block or not re.fullmatch(r"\d+", token.string):
+            continue
+        before = lines[row - 1][:col]
+        declaration = row in in_struct or re.match(r"\s*cdef\s", lines[row - 1])
+        if int(token.string) >= 3 and not (declaration and before.count("[") > before.count("]")):
+            found.append((row, token.string))
+    return found
+
+
+def test_search_files_name_their_numbers():
+    from pathlib import Path
+    ext = Path(__file__).resolve().parent.parent / "ext"
+    counts = {name: inline_literals((ext / name).read_text()) for name in SEARCH_FILES}
+    assert sum(len(found) for found in counts.values()) <= MAX_INLINE_LITERALS, counts
+
+
+def test_the_literal_count_sees_what_it_should():
+    assert inline_literals("x = y * 110 + 2\n# 300\ns = '400'\n") == [(1, "110")]
+    assert inline_literals("cdef enum:\n    A = 64\n\ncdef int t[64][7]\nt[5] = 1\n") == [(5, "5")]
