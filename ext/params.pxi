@@ -188,13 +188,16 @@ def search_parameters():
     return [(name, param[index], low, high, meaning) for index, name, _, low, high, meaning in _SEARCH_PARAMETERS]
 
 
-def set_search_parameter(str name, int value):
+def set_search_parameter(str name, value):
     """Set one tuning parameter (see search_parameters); it applies from the next search. Raises
-    ValueError for an unknown name or a value outside the parameter's range."""
+    ValueError for an unknown name or a value outside the parameter's range, TypeError for a value
+    that is not an integer."""
     entry = _parameter_by_name.get(name)
     if entry is None:
         raise ValueError(f"unknown search parameter {name!r}")
     index, _, low, high = entry
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"search parameter {name} takes an integer, not {value!r}")
     if not low <= value <= high:
         raise ValueError(f"search parameter {name} must be within {low}..{high}, not {value}")
     param[index] = value

@@ -75,6 +75,10 @@ def test_unknown_name_and_out_of_range_value_raise():
         _core.set_search_parameter(name, high + 1)
     with pytest.raises(ValueError, match=name):
         _core.set_search_parameter(name, low - 1)
+    with pytest.raises(ValueError, match=name):
+        _core.set_search_parameter(name, 2 ** 70)
+    with pytest.raises(TypeError, match=name):
+        _core.set_search_parameter(name, 1.5)
     assert _value(name) == value          # a refused value changes nothing
 
 
