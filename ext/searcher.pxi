@@ -8,6 +8,9 @@ import threading as _threading
 #: The mate score: a side mated `p` plies from the root scores -(MATE - p). engine.score builds on it.
 MATE = VALUE_MATE
 
+cdef enum:
+    DEFAULT_HASH_MB = 16
+
 
 cdef Worker* new_worker(Shared* shared) except NULL:
     cdef Worker* w = <Worker*>malloc(sizeof(Worker))
@@ -107,7 +110,7 @@ cdef class Searcher:
     cdef int _threads
     cdef bint _use_nnue
 
-    def __cinit__(self, int hash_mb=16, int threads=1):
+    def __cinit__(self, int hash_mb=DEFAULT_HASH_MB, int threads=1):
         self.shared.tt.entries = NULL
         self.main = new_worker(&self.shared)
         self.main.is_main = True
