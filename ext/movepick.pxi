@@ -30,8 +30,9 @@ cdef enum:
 
 cdef struct OrderingTables:
     int killers[MAX_PLY + 2][2]          # quiet moves that refuted a node at this ply, the latest first
-    int history[PIECE_KINDS][BOARD_SIZE]          # quiet move success by [zobrist index of the piece][destination]
-    int countermoves[PIECE_KINDS][BOARD_SIZE]     # the refutation of the previous move, by its piece and destination
+    int history[PIECE_KINDS][BOARD_SIZE]        # quiet move success by [zobrist index of the piece][destination]
+    # The refutation of the previous move, by its piece and destination.
+    int countermoves[PIECE_KINDS][BOARD_SIZE]
     # Quiet move success after an earlier move: [that move's continuation key][this move's key].
     int16_t continuation[CONTINUATION_KEYS][CONTINUATION_KEYS]
     # Capture success by [zobrist index of the capturer][destination][victim's type].
