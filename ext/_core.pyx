@@ -18,6 +18,7 @@ include "chase.pxi"
 include "rules.pxi"
 include "eval.pxi"
 include "nnue.pxi"
+include "params.pxi"
 include "tt.pxi"
 include "movepick.pxi"
 include "correction.pxi"
@@ -27,5 +28,5 @@ include "searcher.pxi"
 
 init_tables()
 set_eval_weights(DEFAULT_EVAL_WEIGHTS)
-init_search()
+reset_search_parameters()
 init_nnue()

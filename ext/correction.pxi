@@ -6,8 +6,7 @@
 
 cdef enum:
     CORRECTION_SIZE = 16384          # entries per side (a power of two)
-    CORRECTION_LIMIT = 1024          # the bound of an entry
-    CORRECTION_GRAIN = 10            # an entry / this = its correction in evaluation units (so at most ~100)
+    CORRECTION_LIMIT = 1024          # the bound of an entry (its correction: CORRECTION_LIMIT / correction_grain)
 
 
 cdef struct CorrectionHistory:
@@ -20,7 +19,7 @@ cdef inline int16_t* correction_slot(CorrectionHistory* c, Pos* p) noexcept nogi
 
 cdef inline int corrected_eval(CorrectionHistory* c, Pos* p, int value) noexcept nogil:
     """A static evaluation of the current position with its structure's correction added."""
-    value += correction_slot(c, p)[0] // CORRECTION_GRAIN
+    value += correction_slot(c, p)[0] // param[CORRECTION_GRAIN]
     if value >= VALUE_MATE_IN_MAX:
         return VALUE_MATE_IN_MAX - 1
     if value <= -VALUE_MATE_IN_MAX:
@@ -31,12 +30,12 @@ cdef inline int corrected_eval(CorrectionHistory* c, Pos* p, int value) noexcept
 cdef inline void learn_correction(CorrectionHistory* c, Pos* p, int error, int depth) noexcept nogil:
     """A search of `depth` found the current position `error` units better than its corrected static
     evaluation: move the structure's entry that way, the more the deeper the search."""
-    cdef int bonus = error * depth // 8
+    cdef int bonus = error * depth // param[CORRECTION_DEPTH_DIVISOR]
     cdef int16_t* slot = correction_slot(c, p)
     cdef int entry = slot[0]
-    if bonus > CORRECTION_LIMIT // 4:
-        bonus = CORRECTION_LIMIT // 4
-    elif bonus < -CORRECTION_LIMIT // 4:
-        bonus = -CORRECTION_LIMIT // 4
+    if bonus > param[CORRECTION_MAX_STEP]:
+        bonus = param[CORRECTION_MAX_STEP]
+    elif bonus < -param[CORRECTION_MAX_STEP]:
+        bonus = -param[CORRECTION_MAX_STEP]
     entry += bonus - entry * (bonus if bonus > 0 else -bonus) // CORRECTION_LIMIT
     slot[0] = <int16_t>entry

@@ -18,28 +18,31 @@ cdef enum:
 
 
 cdef enum:
-    CAPTURE_VALUE_WEIGHT = 12        # a capture's ordering score: this times its victim's SEE_VALUE plus its history
-
-
-cdef enum:
+    PIECE_KINDS = 14                     # zobrist indices: a piece type of a side
+    PIECE_TYPES = 7
+    BOARD_FILES = 9
+    BOARD_POINTS = 90
     NO_CONTINUATION = -1                 # a continuation key for "no move" (a null move, before the root)
-    CONTINUATION_KEYS = 14 * 90          # a piece (zobrist index) and a destination point
+    CONTINUATION_KEYS = PIECE_KINDS * BOARD_POINTS   # a piece (zobrist index) and a destination point
+    SEE_GENERAL = 10000                  # the general's exchange value: never the least valuable attacker
+    NO_ATTACKER = 1 << 30                # above every exchange value
 
 
 cdef struct OrderingTables:
     int killers[MAX_PLY + 2][2]          # quiet moves that refuted a node at this ply, the latest first
-    int history[14][BOARD_SIZE]          # quiet move success by [zobrist index of the piece][destination]
-    int countermoves[14][BOARD_SIZE]     # the refutation of the previous move, by its piece and destination
+    int history[PIECE_KINDS][BOARD_SIZE]        # quiet move success by [zobrist index of the piece][destination]
+    # The refutation of the previous move, by its piece and destination.
+    int countermoves[PIECE_KINDS][BOARD_SIZE]
     # Quiet move success after an earlier move: [that move's continuation key][this move's key].
     int16_t continuation[CONTINUATION_KEYS][CONTINUATION_KEYS]
     # Capture success by [zobrist index of the capturer][destination][victim's type].
-    int capture_history[14][BOARD_SIZE][7]
+    int capture_history[PIECE_KINDS][BOARD_SIZE][PIECE_TYPES]
 
 
 cdef inline int continuation_key(Pos* p, int move) noexcept nogil:
     """The key of a move not yet played in the continuation history: its piece and destination."""
     cdef int to_sq = move_to(move)
-    return zobrist_index(p.board[move_from(move)]) * 90 + rank_of(to_sq) * 9 + file_of(to_sq)
+    return zobrist_index(p.board[move_from(move)]) * BOARD_POINTS + rank_of(to_sq) * BOARD_FILES + file_of(to_sq)
 
 
 cdef void clear_killers(OrderingTables* o) noexcept nogil:
@@ -57,10 +60,10 @@ cdef void forget_history(OrderingTables* o) noexcept nogil:
 cdef void age_history(OrderingTables* o) noexcept nogil:
     """Halve the history at the start of a search: what was learnt still counts, but less."""
     cdef int t, sq, v
-    for t in range(14):
+    for t in range(PIECE_KINDS):
         for sq in range(BOARD_SIZE):
             o.history[t][sq] //= 2
-            for v in range(7):
+            for v in range(PIECE_TYPES):
                 o.capture_history[t][sq][v] //= 2
     for t in range(CONTINUATION_KEYS):
         for sq in range(CONTINUATION_KEYS):
@@ -113,8 +116,18 @@ cdef inline int quiet_history(OrderingTables* o, Pos* p, int move, int earlier1,
     return score
 
 
-cdef int SEE_VALUE[7]                # piece values by type for the exchange evaluation (the general: never
-SEE_VALUE[:] = [10000, 200, 200, 450, 1000, 450, 100]   # the least valuable attacker)
+cdef int SEE_VALUE[PIECE_TYPES]      # piece values by type for the exchange evaluation
+
+
+cdef void init_see_values() noexcept nogil:
+    """SEE_VALUE from the search parameters (see_advisor...), the general's fixed."""
+    SEE_VALUE[KING] = SEE_GENERAL
+    SEE_VALUE[ADVISOR] = param[SEE_ADVISOR]
+    SEE_VALUE[ELEPHANT] = param[SEE_ELEPHANT]
+    SEE_VALUE[HORSE] = param[SEE_HORSE]
+    SEE_VALUE[ROOK] = param[SEE_CHARIOT]
+    SEE_VALUE[CANNON] = param[SEE_CANNON]
+    SEE_VALUE[PAWN] = param[SEE_PAWN]
 
 
 cdef int see(Pos* p, int move) noexcept nogil:
@@ -150,7 +163,7 @@ cdef int see(Pos* p, int move) noexcept nogil:
         if attackers == 0:
             break
         attacker = 0
-        best_value = 1 << 30
+        best_value = NO_ATTACKER
         while attackers:
             candidate = first_piece(attackers)
             attackers &= attackers - 1
@@ -210,7 +223,7 @@ cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int 
         if move == tt_move:
             scores[i] = SCORE_TABLE_MOVE
         elif victim:
-            scores[i] = CAPTURE_VALUE_WEIGHT * SEE_VALUE[PIECE_TYPE[victim]] + capture_history_slot(o, p, move)[0]
+            scores[i] = param[CAPTURE_VALUE_WEIGHT] * SEE_VALUE[PIECE_TYPE[victim]] + capture_history_slot(o, p, move)[0]
             scores[i] += -SCORE_GOOD_CAPTURE if is_bad_capture(p, move) else SCORE_GOOD_CAPTURE
         elif move == o.killers[ply][0]:
             scores[i] = SCORE_KILLER + 2
@@ -235,7 +248,12 @@ cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
 
 
 cdef inline int history_bonus(int depth) noexcept nogil:
-    return (depth * depth + 2 * depth if depth < 17 else 320) * 32
+    """What a cutoff at `depth` teaches the histories (and costs the moves tried before it); at most
+    HISTORY_MAX, which keeps the entries within their bound whatever the parameters."""
+    cdef int by_depth = depth * depth + 2 * depth
+    cdef int bonus = (by_depth if by_depth < param[HISTORY_BONUS_CAP] else param[HISTORY_BONUS_CAP]) \
+        * param[HISTORY_BONUS_SCALE]
+    return bonus if bonus < HISTORY_MAX else HISTORY_MAX
 
 
 cdef void reward_cutoff(OrderingTables* o, Pos* p, int ply, int depth, int move, int* tried,

@@ -1,9 +1,11 @@
 # The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
 # quiescence, null move, ProbCut, late move reductions, check and singular extensions, mate distance
-# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Several workers
-# may search the same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its
-# moves with its own killers and histories (movepick.pxi) and corrects its static evaluations with its
-# own correction history (correction.pxi).
+# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Its numbers are
+# the tuning parameters of params.pxi. The root's moves are a list (RootMove) holding what the search
+# found for each; MultiPV searches its lines one after another in it. Several workers may search the
+# same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its moves with its
+# own killers and histories (movepick.pxi) and corrects its static evaluations with its own correction
+# history (correction.pxi).
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.math cimport log
@@ -17,13 +19,25 @@ cdef extern from *:
     void jj_store_int(int* p, int v) nogil
 
 cdef enum:
-    MAX_ROOT_FILTER = 256         # root moves a search can be limited to, or told to leave out
     MAX_QUIETS = 64               # quiet moves (and, apart, captures) of a node remembered for the history malus
     RESCUE_NODES = 200000         # nodes for finishing depth 1 after a stop (Searcher.search): ~0.2 s at most
-    PROBCUT_MARGIN = 200          # ProbCut's margin above beta, this much less where the evaluation is improving:
-    PROBCUT_MARGIN_IMPROVING = 70
-    QS_FUTILITY_MARGIN = 150      # quiescence: a capture is futile when even this more than its victim stays below alpha
-    QS_QUIET_EVASIONS = 2         # quiescence: quiet evasions tried once one evasion has kept off the mate
+    LMR_SIZE = 64                 # depths and move numbers of the reduction table (larger ones read its last)
+    POLL_MASK = 1023              # the main worker polls its limits when its node count & this is 0
+    NS_PER_SECOND = 1000000000
+    NS_PER_MS = 1000000
+    MS_PER_SECOND = 1000
+    MULTI_CUT = 2                 # singular_extension's answer when the node fails high on two moves
+
+
+cdef struct RootMove:
+    # A move of the root, with what the search found for it (Stockfish's RootMove).
+    int move
+    int score                # in the search at the root under way: the score with which the move raised
+                             # alpha (a lower bound when it failed high), -VALUE_INF when it did not
+    int previous_score       # its score at the end of the previous iteration
+    int seldepth             # the selective depth reached when its score was found
+    int pv_len               # its principal variation, the move itself first
+    int pv[MAX_PLY + 2]
 
 
 cdef struct Shared:
@@ -50,33 +64,44 @@ cdef struct Worker:
     int singular_excluded[MAX_PLY + 2]  # the move a singular-extension search leaves out at a ply (0: none)
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
-    # Root moves: only these (when only_count > 0), never those in `excluded`.
-    int only[MAX_ROOT_FILTER]
-    int only_count
-    int excluded[MAX_ROOT_FILTER]
-    int excluded_count
+    # The root moves (searchmoves and banmoves applied), the lines already found first: MultiPV searches
+    # line `pv_index` among root_moves[pv_index:root_count].
+    RootMove root_moves[MAX_MOVES]
+    int root_count
+    int pv_index
     int completed_depth
     int root_depth           # the depth of the iteration being searched
-    int root_best_score      # the score of w.pv[0], the best root move found so far in this iteration
     bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
     NnueNetwork net          # the network of this search (a copy of the loaded one's struct; nnue.pxi)
     AccumulatorStack acc     # its accumulators along the search path
 
 
-cdef int LMR_TABLE[64][64]
+cdef int LMR_TABLE[LMR_SIZE][LMR_SIZE]      # [depth][move number]: derived from lmr_base and lmr_scale
 
 
-cdef void init_search() noexcept nogil:
+cdef void init_reduction_table() noexcept nogil:
+    """LMR_TABLE[d][m] = lmr_base + ln(d) ln(m) lmr_scale (both per mille), rounded down; 0 for d or m 0."""
     cdef int d, m
-    for d in range(64):
-        for m in range(64):
-            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.25 + log(d) * log(m) * 0.59)
+    cdef double base = param[LMR_BASE] / <double>PER_MILLE, scale = param[LMR_SCALE] / <double>PER_MILLE
+    for d in range(LMR_SIZE):
+        for m in range(LMR_SIZE):
+            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(base + log(d) * log(m) * scale)
+
+
+cdef inline int reduction(int depth, int move_number) noexcept nogil:
+    """The late move reduction of the move_number-th move of a node of `depth`, before the adjustments
+    of late_move_reduction."""
+    if depth >= LMR_SIZE:
+        depth = LMR_SIZE - 1
+    if move_number >= LMR_SIZE:
+        move_number = LMR_SIZE - 1
+    return LMR_TABLE[depth][move_number]
 
 
 cdef inline int64_t now_ns() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <int64_t>ts.tv_sec * 1000000000 + ts.tv_nsec
+    return <int64_t>ts.tv_sec * NS_PER_SECOND + ts.tv_nsec
 
 
 cdef inline bint stopped(Worker* w) noexcept nogil:
@@ -84,12 +109,12 @@ cdef inline bint stopped(Worker* w) noexcept nogil:
 
 
 cdef void poll(Worker* w) noexcept nogil:
-    """Every 1024 nodes the main worker checks the hard deadline and the node limit. They apply to depth 1
-    too: its tree is mostly quiescence, which a few positions blow up into millions of nodes (checks,
-    evasions and captures in long chains), and a search that could not stop there would hang the engine.
-    The searcher has its own way to a move when depth 1 is cut short (Searcher.search)."""
+    """Every POLL_MASK + 1 nodes the main worker checks the hard deadline and the node limit. They apply
+    to depth 1 too: its tree is mostly quiescence, which a few positions blow up into millions of nodes
+    (checks, evasions and captures in long chains), and a search that could not stop there would hang
+    the engine. The searcher has its own way to a move when depth 1 is cut short (Searcher._rescue)."""
     cdef Shared* sh = w.shared
-    if not w.is_main or (w.nodes & 1023) != 0:
+    if not w.is_main or (w.nodes & POLL_MASK) != 0:
         return
     if (sh.hard_ns and now_ns() >= sh.hard_ns) or (sh.node_limit and w.nodes >= sh.node_limit):
         jj_store_int(&sh.stop, 1)
@@ -141,28 +166,75 @@ cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
     return True
 
 
-cdef void filter_root(Worker* w, MoveList* ml) noexcept nogil:
-    cdef int i, j, n = 0
-    cdef bint keep
+cdef void add_root_move(Worker* w, int move) noexcept nogil:
+    """Append `move` to the root moves, nothing known of it yet."""
+    cdef RootMove* rm = &w.root_moves[w.root_count]
+    rm.move = move
+    rm.score = rm.previous_score = -VALUE_INF
+    rm.seldepth = 0
+    rm.pv_len = 1
+    rm.pv[0] = move
+    w.root_count += 1
+
+
+cdef RootMove* find_root_move(Worker* w, int move) noexcept nogil:
+    """The root move `move` among those of the line being searched, NULL when it is not one of them."""
+    cdef int i
+    for i in range(w.pv_index, w.root_count):
+        if w.root_moves[i].move == move:
+            return &w.root_moves[i]
+    return NULL
+
+
+cdef void keep_line_moves(Worker* w, MoveList* ml) noexcept nogil:
+    """At the root: keep in ml (in its order) only the root moves of the line being searched."""
+    cdef int i, n = 0
     for i in range(ml.count):
-        keep = w.only_count == 0
-        for j in range(w.only_count):
-            if w.only[j] == ml.moves[i]:
-                keep = True
-        for j in range(w.excluded_count):
-            if w.excluded[j] == ml.moves[i]:
-                keep = False
-        if keep:
+        if find_root_move(w, ml.moves[i]) != NULL:
             ml.moves[n] = ml.moves[i]
             n += 1
     ml.count = n
+
+
+cdef void clear_line_scores(Worker* w) noexcept nogil:
+    """Before a search at the root: no root move of the line being searched has raised alpha yet."""
+    cdef int i
+    for i in range(w.pv_index, w.root_count):
+        w.root_moves[i].score = -VALUE_INF
+
+
+cdef void note_root_move(Worker* w, int move, int score) noexcept nogil:
+    """A root move raised alpha with `score`: its score, selective depth and principal variation (the
+    move, then its child's)."""
+    cdef RootMove* rm = find_root_move(w, move)
+    cdef int k
+    rm.score = score
+    rm.seldepth = w.seldepth
+    rm.pv_len = w.pv_len[1] + 1
+    for k in range(w.pv_len[1]):
+        rm.pv[k + 1] = w.pv[1][k]
+
+
+cdef void sort_root_moves(Worker* w, int first, int last) noexcept nogil:
+    """Sort root_moves[first:last] by score, best first, keeping the order of equal scores (insertion)."""
+    cdef int i, j
+    cdef RootMove moving
+    for i in range(first + 1, last):
+        if w.root_moves[i].score <= w.root_moves[i - 1].score:
+            continue
+        moving = w.root_moves[i]
+        j = i
+        while j > first and w.root_moves[j - 1].score < moving.score:
+            w.root_moves[j] = w.root_moves[j - 1]
+            j -= 1
+        w.root_moves[j] = moving
 
 
 cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     """Quiescence: captures that do not lose material (all evasions when in check), with stand pat.
 
     Captures that cannot bring the score up to alpha even with a margin (futility) are skipped unless
-    they give check; once an evasion has been found that is not mated, at most QS_QUIET_EVASIONS quiet
+    they give check; once an evasion has been found that is not mated, at most qs_quiet_evasions quiet
     evasions more are tried: long chains of checks and evasions are what blows quiescence up. The result
     goes into the table at depth 0, where it never replaces a deeper result of the same search (of this
     position or another)."""
@@ -208,7 +280,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
             return best
         if best > alpha:
             alpha = best
-        futility_base = best + QS_FUTILITY_MARGIN
+        futility_base = best + param[QS_FUTILITY_MARGIN]
         gen_legal_captures(p, &ml)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
     for i in range(ml.count):
@@ -216,7 +288,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         victim = p.board[move_to(move)]
         if in_check:
             if victim == 0 and best > -VALUE_MATE_IN_MAX:
-                if quiet_evasions >= QS_QUIET_EVASIONS:
+                if quiet_evasions >= param[QS_QUIET_EVASIONS]:
                     continue
                 quiet_evasions += 1
         elif scores[i] < 0:
@@ -247,6 +319,209 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     return best
 
 
+cdef inline int reverse_futility_margin(int depth, bint improving) noexcept nogil:
+    """Reverse futility pruning: a node whose static evaluation beats beta by this margin fails high."""
+    return param[RFP_MARGIN] * (depth - improving)
+
+
+cdef inline int null_move_reduction(int depth, int eval_above_beta) noexcept nogil:
+    """How much shallower the null move's search is than the node: more at a deeper node, and the more
+    the static evaluation is above beta."""
+    cdef int by_eval = eval_above_beta // param[NMP_EVAL_DIVISOR]
+    if by_eval > param[NMP_EVAL_MAX_REDUCTION]:
+        by_eval = param[NMP_EVAL_MAX_REDUCTION]
+    return param[NMP_BASE_REDUCTION] + depth // param[NMP_DEPTH_DIVISOR] + by_eval
+
+
+cdef inline int probcut_beta(int beta, bint improving) noexcept nogil:
+    """The bound a ProbCut capture must beat: beta plus a margin, smaller where the node is improving."""
+    return beta + param[PROBCUT_MARGIN] - param[PROBCUT_IMPROVING] * improving
+
+
+cdef inline int late_move_count(int depth, bint improving) noexcept nogil:
+    """Move count pruning: the quiet moves of a node tried after this many moves are pruned."""
+    return (param[MOVECOUNT_BASE] + depth * depth) // (2 - improving)
+
+
+cdef inline int futility_margin(int lmr_depth, int history) noexcept nogil:
+    """Futility pruning: a quiet move is pruned when the static evaluation plus this stays at or below
+    alpha (lmr_depth: the depth its reduced search would have)."""
+    return param[FUTILITY_BASE] + param[FUTILITY_MARGIN] * lmr_depth + history // param[FUTILITY_HISTORY_DIVISOR]
+
+
+cdef inline int see_prune_threshold(int lmr_depth) noexcept nogil:
+    """Exchange pruning: a quiet move whose exchange evaluation is below this is pruned."""
+    return -param[SEE_PRUNE_QUADRATIC] * lmr_depth * lmr_depth - param[SEE_PRUNE_LINEAR] * lmr_depth
+
+
+cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture, int depth, int searched,
+                          bint improving, int static_eval, int alpha) noexcept nogil:
+    """Shallow pruning of a move after the first at a non-PV node not in check; the caller keeps a move
+    that gives check (known only once it is made). Bad captures near the horizon are pruned; of the
+    quiet moves, the late ones (move count pruning), those with a bad history, those that cannot raise
+    the static evaluation to alpha (futility pruning) and those that lose material to the exchange on
+    their destination (the costliest test, made last). The tests judge by the depth a late move's
+    reduced search would have."""
+    cdef int history, lmr_depth
+    if is_capture:
+        return order_score < 0 and depth <= param[CAPTURE_PRUNE_MAX_DEPTH]
+    if alpha <= -VALUE_MATE_IN_MAX:
+        return False
+    history = order_score if order_score < SCORE_KILLER else 0
+    lmr_depth = depth - 1 - reduction(depth, searched)
+    if lmr_depth < 0:
+        lmr_depth = 0
+    return (searched >= late_move_count(depth, improving)
+            or (lmr_depth <= param[HISTORY_PRUNE_MAX_DEPTH] and history < -param[HISTORY_PRUNE_MARGIN] * depth)
+            or (lmr_depth <= param[FUTILITY_MAX_DEPTH] and static_eval + futility_margin(lmr_depth, history) <= alpha)
+            or (lmr_depth <= param[SEE_PRUNE_MAX_DEPTH] and see(&w.pos, move) < see_prune_threshold(lmr_depth)))
+
+
+cdef inline int late_move_reduction(int depth, int searched, int new_depth, int order_score, bint pv_node,
+                                    bint cut_node, bint improving, bint is_capture, bint check,
+                                    bint tt_capture) noexcept nogil:
+    """Late move reductions: how much shallower the null-window search of a late move is. Every late
+    move but a capture at a PV node is reduced, the more so the later it comes and the deeper the node;
+    less for a move with a good history (quiet moves), a killer, a check or evasion, or at a PV node;
+    more where the position is not improving, at an expected cut-node, and for a quiet move when the
+    table's move is a capture. Never below 0 or to below depth 1."""
+    cdef int r
+    if depth < param[LMR_MIN_DEPTH] or (pv_node and is_capture):
+        return 0
+    r = reduction(depth, searched)
+    if pv_node:
+        r -= param[LMR_PV_NODE]
+    if not improving:
+        r += param[LMR_NOT_IMPROVING]
+    if cut_node:
+        r += param[LMR_CUT_NODE]
+    if tt_capture and not is_capture:
+        r += param[LMR_TT_CAPTURE]
+    if check:
+        r -= param[LMR_CHECK]
+    if not is_capture:
+        r -= order_score // param[LMR_HISTORY_DIVISOR] if order_score < SCORE_KILLER else param[LMR_KILLER]
+    if r > new_depth - 1:
+        r = new_depth - 1
+    return r if r > 0 else 0
+
+
+cdef bint try_null_move(Worker* w, int beta, int depth, int ply, bint cut_node, int static_eval,
+                        int* score) noexcept nogil:
+    """Null move pruning: when passing, searched shallower, still fails high, so does the node (not a
+    mate: a pass proves none). Returns whether the node is decided, with its score in score[0]."""
+    cdef Pos* p = &w.pos
+    cdef int value
+    w.continuations[ply] = NO_CONTINUATION
+    note_null_move(&w.acc, ply + 1)
+    make_null_move(p)
+    value = -search(w, -beta, -beta + 1, depth - null_move_reduction(depth, static_eval - beta), ply + 1, False,
+                    not cut_node)
+    unmake_null_move(p)
+    if stopped(w):
+        score[0] = 0
+        return True
+    if value >= beta:
+        score[0] = beta if value >= VALUE_MATE_IN_MAX else value
+        return True
+    return False
+
+
+cdef bint try_probcut(Worker* w, int beta, int depth, int ply, bint cut_node, bint improving, int static_eval,
+                      int tt_move, uint64_t key, int* score) noexcept nogil:
+    """ProbCut: a good capture whose quiescence, then a search probcut_reduction plies shallower, beats
+    probcut_beta is taken as proof that the full-depth search would fail high too; the table learns it
+    one ply deeper than that search. Returns whether the node is decided, with its score in score[0]."""
+    cdef Pos* p = &w.pos
+    cdef MoveList ml
+    cdef int scores[MAX_MOVES]
+    cdef int i, move, value
+    cdef int bound = probcut_beta(beta, improving)
+    cdef int probcut_depth = depth - param[PROBCUT_REDUCTION]
+    gen_legal_captures(p, &ml)
+    score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
+    for i in range(ml.count):
+        move = pick_move(&ml, scores, i)
+        if scores[i] < 0:
+            break        # the bad captures come last
+        if see(p, move) < bound - static_eval:
+            continue
+        w.continuations[ply] = continuation_key(p, move)
+        note_move(&w.acc, ply + 1, p, move)
+        make_move(p, move)
+        update_rule_state(p)
+        value = -qsearch(w, -bound, -bound + 1, ply + 1)
+        if value >= bound:
+            value = -search(w, -bound, -bound + 1, probcut_depth, ply + 1, True, not cut_node)
+        unmake_move(p)
+        if stopped(w):
+            score[0] = 0
+            return True
+        if value >= bound:
+            tt_store(&w.shared.tt, key, score_to_tt(value, ply), move, probcut_depth + 1, BOUND_LOWER)
+            score[0] = value - (bound - beta) if value < VALUE_MATE_IN_MAX else value
+            return True
+    return False
+
+
+cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, bint cut_node, int tt_score,
+                            int* score) noexcept nogil:
+    """The extension of the table's move `move` (the caller has checked that its entry is deep enough
+    and a lower bound). Searched without it at half the depth against a margin below its score: when
+    every other move fails low, the move is singular and searched one ply deeper (1). When another move
+    also beats the margin and the margin is above beta, the node fails high on two moves: MULTI_CUT,
+    with the node's score in score[0]. When the table's score is above beta, the move is searched
+    shallower (-1: it is likely to fail high anyway, and another move will do). Otherwise 0. The
+    caller checks for a stop first."""
+    cdef int singular_beta = tt_score - param[SINGULAR_MARGIN] * depth
+    cdef int value
+    w.singular_excluded[ply] = move
+    value = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False, cut_node)
+    w.singular_excluded[ply] = 0
+    w.pv_len[ply] = 0
+    if value < singular_beta:
+        return 1
+    if singular_beta >= beta:
+        score[0] = singular_beta
+        return MULTI_CUT
+    return -1 if tt_score >= beta else 0
+
+
+cdef inline int search_late_move(Worker* w, int alpha, int beta, int new_depth, int r, int ply,
+                                 bint cut_node) noexcept nogil:
+    """The score of a move after the first (made on the board): a null-window search reduced by r,
+    re-searched at full depth when it fails high, then with the full window when it lands inside it."""
+    cdef int score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, True, True)
+    if score > alpha and r > 0:
+        score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
+    if score > alpha and score < beta:
+        score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
+    return score
+
+
+cdef inline void correct_static_eval(Worker* w, int best, int best_move, int static_eval, int beta,
+                                     int depth) noexcept nogil:
+    """A node's search result `best` teaches the correction history of its position, where the bound
+    says which way the static evaluation erred: not after a capture (the evaluation of a quiet position
+    is what is corrected), not a fail-high below the static evaluation or a fail-low above it, not a
+    mate. The caller leaves out nodes in check (no static evaluation) and singular searches."""
+    if best_move != 0 and w.pos.board[move_to(best_move)] != 0:
+        return
+    if (best >= beta and best <= static_eval) or (best_move == 0 and best >= static_eval):
+        return
+    if best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX:
+        learn_correction(&w.correction, &w.pos, best - static_eval, depth)
+
+
+cdef inline void update_pv(Worker* w, int ply, int move) noexcept nogil:
+    """The principal variation at `ply` becomes `move` followed by the child's."""
+    cdef int k
+    w.pv[ply][0] = move
+    for k in range(w.pv_len[ply + 1]):
+        w.pv[ply][k + 1] = w.pv[ply + 1][k]
+    w.pv_len[ply] = w.pv_len[ply + 1] + 1
+
+
 cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok, bint cut_node) noexcept nogil:
     """Alpha-beta (PVS) search of the current position to `depth`; returns its score for the side to move.
     `cut_node`: a null-window node expected to fail high (the reduced search of a late move, or a child of
@@ -257,12 +532,12 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int quiets[MAX_QUIETS]
     cdef int captures[MAX_QUIETS]
     cdef bint pv_node = beta - alpha > 1
-    cdef bint in_check, gives_check, is_capture, improving, prune
-    cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, reduction, searched = 0
-    cdef int n_quiets = 0, n_captures = 0, history, lmr_depth
+    cdef bint in_check, gives_check, is_capture, improving, prune, may_extend, singular_candidate
+    cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, searched = 0
+    cdef int n_quiets = 0, n_captures = 0
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
-    cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0, singular_beta, probcut_beta
+    cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0
     cdef uint64_t key
     cdef TTEntry* tte
 
@@ -306,9 +581,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                     or (tte.bound == BOUND_UPPER and tt_score <= alpha)):
                 return tt_score
 
-    # Step 5. Pruning on the static evaluation: reverse futility and null move. `improving`: the
-    # evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be bolder.
-    # A side with no chariot, horse or cannon may have no move at all (a loss), which the pruning
+    # Step 5. Pruning on the static evaluation: reverse futility, razoring and null move. `improving`:
+    # the evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be
+    # bolder. A side with no chariot, horse or cannon may have no move at all (a loss), which the pruning
     # below would miss: look first. Elsewhere a stalemate is too rare to pay for the test.
     if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
         return mated_in(ply)
@@ -316,62 +591,41 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     w.static_evals[ply] = static_eval
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
-        if depth <= 6 and static_eval - 110 * (depth - improving) >= beta and beta < VALUE_MATE_IN_MAX:
+        if (depth <= param[RFP_MAX_DEPTH] and static_eval - reverse_futility_margin(depth, improving) >= beta
+                and beta < VALUE_MATE_IN_MAX):
             return static_eval
-        if depth <= 2 and static_eval + 300 * depth <= alpha:
+        if depth <= param[RAZOR_MAX_DEPTH] and static_eval + param[RAZOR_MARGIN] * depth <= alpha:
             score = qsearch(w, alpha, beta, ply)
             if score <= alpha:
                 return score
-        if null_ok and not excluded and depth >= 2 and static_eval >= beta and has_big_pieces(p, p.side):
-            r = 3 + depth // 4 + min((static_eval - beta) // 200, 3)
-            w.continuations[ply] = NO_CONTINUATION
-            note_null_move(&w.acc, ply + 1)
-            make_null_move(p)
-            score = -search(w, -beta, -beta + 1, depth - r, ply + 1, False, not cut_node)
-            unmake_null_move(p)
-            if stopped(w):
-                return 0
-            if score >= beta:
-                return beta if score >= VALUE_MATE_IN_MAX else score
+        if (null_ok and not excluded and depth >= param[NMP_MIN_DEPTH] and static_eval >= beta
+                and has_big_pieces(p, p.side) and try_null_move(w, beta, depth, ply, cut_node, static_eval, &score)):
+            return score
 
-    # Step 6. ProbCut: a good capture whose quiescence, then a search 4 plies shallower, beats beta by a
-    # margin is taken as proof that the full-depth search would fail high too. Not when the table
-    # already says that a search nearly as deep stays below the margin.
-    probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_MARGIN_IMPROVING * improving
-    if (not pv_node and not in_check and not excluded and depth >= 5 and beta > -VALUE_MATE_IN_MAX
-            and beta < VALUE_MATE_IN_MAX and not (tt_bound and tt_depth >= depth - 3 and tt_score < probcut_beta)):
-        gen_legal_captures(p, &ml)
-        score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
-        for i in range(ml.count):
-            move = pick_move(&ml, scores, i)
-            if scores[i] < 0:
-                break        # the bad captures come last
-            if see(p, move) < probcut_beta - static_eval:
-                continue
-            w.continuations[ply] = continuation_key(p, move)
-            note_move(&w.acc, ply + 1, p, move)
-            make_move(p, move)
-            update_rule_state(p)
-            score = -qsearch(w, -probcut_beta, -probcut_beta + 1, ply + 1)
-            if score >= probcut_beta:
-                score = -search(w, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, True, not cut_node)
-            unmake_move(p)
-            if stopped(w):
-                return 0
-            if score >= probcut_beta:
-                tt_store(&w.shared.tt, key, score_to_tt(score, ply), move, depth - 3, BOUND_LOWER)
-                return score - (probcut_beta - beta) if score < VALUE_MATE_IN_MAX else score
+    # Step 6. ProbCut; not when the table already says that a search nearly as deep stays below its bound.
+    if (not pv_node and not in_check and not excluded and depth >= param[PROBCUT_MIN_DEPTH]
+            and beta > -VALUE_MATE_IN_MAX and beta < VALUE_MATE_IN_MAX
+            and not (tt_bound and tt_depth > depth - param[PROBCUT_REDUCTION]
+                     and tt_score < probcut_beta(beta, improving))
+            and try_probcut(w, beta, depth, ply, cut_node, improving, static_eval, tt_move, key, &score)):
+        return score
 
     # Step 7. Moves. No legal move loses, in check or not. Without a table move to try first, a deep
     # node is searched one ply shallower (internal iterative reduction).
-    if depth >= 6 and tt_move == 0 and not in_check:
+    if depth >= param[IIR_MIN_DEPTH] and tt_move == 0 and not in_check:
         depth -= 1
     gen_legal(p, &ml)
     if ply == 0:
-        filter_root(w, &ml)
+        keep_line_moves(w, &ml)
     if ml.count == 0:
         return mated_in(ply)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
+    # No extension beyond a multiple of the iteration's depth: a line of checks and evasions that never
+    # repeats would otherwise go on to MAX_PLY.
+    may_extend = ply < param[EXTENSION_PLY_FACTOR] * w.root_depth
+    singular_candidate = (ply > 0 and may_extend and not excluded and depth >= param[SINGULAR_MIN_DEPTH]
+                          and tt_depth >= depth - param[SINGULAR_TT_DEPTH_MARGIN] and (tt_bound & BOUND_LOWER)
+                          and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX)
 
     # Step 8. The move loop.
     best = -VALUE_INF
@@ -381,47 +635,15 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if move == excluded:
             continue
         is_capture = p.board[move_to(move)] != 0
-        # Shallow pruning, of moves that do not give check (known only once the move is made): bad
-        # captures near the horizon; late quiet moves (move count pruning), those that cannot raise the
-        # static evaluation to alpha (futility pruning) and those that lose material to the exchange on
-        # their destination (the costliest test, made last).
-        # The depth these tests judge by is the one a late move's reduced search would have.
-        prune = False
-        if searched > 0 and not in_check and not pv_node:
-            if is_capture:
-                prune = scores[i] < 0 and depth <= 3
-            elif alpha > -VALUE_MATE_IN_MAX:
-                history = scores[i] if scores[i] < SCORE_KILLER else 0
-                lmr_depth = depth - 1 - LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
-                if lmr_depth < 0:
-                    lmr_depth = 0
-                prune = searched >= (3 + depth * depth) // (2 - improving) \
-                    or (lmr_depth <= 3 and history < -4000 * depth) \
-                    or (lmr_depth <= 6 and static_eval + 100 + 120 * lmr_depth + history // 128 <= alpha) \
-                    or (lmr_depth <= 6 and see(p, move) < -30 * lmr_depth * lmr_depth - 40 * lmr_depth)
-        # Singular extension: the table's move, when every other move fails low against a margin below
-        # its score (a search of the position without it, at half the depth), is searched one ply
-        # deeper. When instead another move also beats that margin and the margin is above beta, the node
-        # fails high on two moves (multi-cut); when the table's score is above beta, the table's move
-        # is searched shallower (it is likely to fail high anyway, and another move will do).
-        # No extension beyond twice the iteration's depth: a line of checks and evasions that never
-        # repeats would otherwise go on to MAX_PLY.
+        prune = (searched > 0 and not in_check and not pv_node
+                 and prune_late_move(w, move, scores[i], is_capture, depth, searched, improving, static_eval, alpha))
         extension = 0
-        if (move == tt_move and ply > 0 and ply < 2 * w.root_depth and not excluded and depth >= 8 and tt_depth >= depth - 3
-                and (tt_bound & BOUND_LOWER) and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX):
-            singular_beta = tt_score - 2 * depth
-            w.singular_excluded[ply] = move
-            score = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False, cut_node)
-            w.singular_excluded[ply] = 0
-            w.pv_len[ply] = 0
+        if move == tt_move and singular_candidate:
+            extension = singular_extension(w, move, depth, ply, beta, cut_node, tt_score, &score)
             if stopped(w):
                 return 0
-            if score < singular_beta:
-                extension = 1
-            elif singular_beta >= beta:
-                return singular_beta
-            elif tt_score >= beta:
-                extension = -1
+            if extension == MULTI_CUT:
+                return score
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
@@ -432,43 +654,17 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             searched += 1
             continue
         # Check extension (unless the move is extended already).
-        if extension == 0 and gives_check and ply < 2 * w.root_depth:
+        if extension == 0 and gives_check and may_extend:
             extension = 1
         new_depth = depth - 1 + extension
         if searched == 0:
             score = -search(w, -beta, -alpha, new_depth, ply + 1, True, not pv_node and not cut_node)
         else:
-            # Late move reductions: every late move but a capture at a PV node is searched shallower
-            # first, the more so the later it comes and the deeper the node; less for a move with a good
-            # history (quiet moves) or at a PV node, more where the position is not improving, at an
-            # expected cut-node and after a capture as the table's move. A null-window search, re-searched
-            # at full depth when it fails high.
-            reduction = 0
-            if depth >= 2 and not (pv_node and is_capture):
-                reduction = LMR_TABLE[depth if depth < 64 else 63][searched if searched < 64 else 63]
-                if pv_node:
-                    reduction -= 1
-                if not improving:
-                    reduction += 1
-                if cut_node:
-                    reduction += 2
-                if tt_move and p.board[move_to(tt_move)] != 0 and not is_capture:
-                    reduction += 1
-                if gives_check or in_check:
-                    reduction -= 1
-                if not is_capture and scores[i] < SCORE_KILLER:
-                    reduction -= scores[i] // 9000
-                elif not is_capture:
-                    reduction -= 1       # a killer or the countermove
-                if reduction > new_depth - 1:
-                    reduction = new_depth - 1
-                if reduction < 0:
-                    reduction = 0
-            score = -search(w, -alpha - 1, -alpha, new_depth - reduction, ply + 1, True, True)
-            if score > alpha and reduction > 0:
-                score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
-            if score > alpha and score < beta:
-                score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
+            # Whether the table's move is a capture is read on the board after the move (as it always
+            # was: a move from or to that point changes it).
+            r = late_move_reduction(depth, searched, new_depth, scores[i], pv_node, cut_node, improving, is_capture,
+                                    gives_check or in_check, tt_move != 0 and p.board[move_to(tt_move)] != 0)
+            score = search_late_move(w, alpha, beta, new_depth, r, ply, cut_node)
         unmake_move(p)
         searched += 1
         if stopped(w):
@@ -478,12 +674,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             if score > alpha:
                 alpha = score
                 best_move = move
-                w.pv[ply][0] = move
-                for r in range(w.pv_len[ply + 1]):
-                    w.pv[ply][r + 1] = w.pv[ply + 1][r]
-                w.pv_len[ply] = w.pv_len[ply + 1] + 1
+                update_pv(w, ply, move)
                 if ply == 0:
-                    w.root_best_score = score
+                    note_root_move(w, move, score)
                 if score >= beta:
                     break
         if not is_capture and n_quiets < MAX_QUIETS:
@@ -500,13 +693,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         reward_cutoff(&w.ordering, p, ply, depth, best_move, quiets, n_quiets, captures, n_captures,
                       earlier_move(w, ply, 1), earlier_move(w, ply, 2))
 
-    # Step 10. What the search found teaches the correction history, where the bound says which way the
-    # evaluation erred: not after a capture (the evaluation of a quiet position is what is corrected), not
-    # a fail-high below the static evaluation or a fail-low above it, not a mate.
-    if (not in_check and not excluded and (best_move == 0 or p.board[move_to(best_move)] == 0)
-            and not (best >= beta and best <= static_eval) and not (best_move == 0 and best >= static_eval)
-            and best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX):
-        learn_correction(&w.correction, p, best - static_eval, depth)
+    # Step 10. What the search found teaches the correction history.
+    if not in_check and not excluded:
+        correct_static_eval(w, best, best_move, static_eval, beta, depth)
 
     # Step 11. Store the result; a singular-extension search's (without a move) has nothing to store, and
     # when it searched no move (the left-out move was the only one) its bound is alpha's.
@@ -517,35 +706,59 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     return best
 
 
-cdef int search_depth(Worker* w, int depth, int previous) noexcept nogil:
-    """One iteration at the root, with an aspiration window around the previous score."""
-    cdef int delta = 25
+cdef int search_depth(Worker* w, int depth) noexcept nogil:
+    """The search of line w.pv_index at the root to `depth`, with an aspiration window around the score
+    its root move had in the previous iteration, widened until the score falls inside. Each search leaves
+    the line's root moves sorted, best first. Returns the score (meaningless when stopped)."""
+    cdef int delta = param[ASPIRATION_DELTA]
     cdef int alpha = -VALUE_INF, beta = VALUE_INF, score
+    cdef int previous = w.root_moves[w.pv_index].previous_score
     w.root_depth = depth
-    if depth >= 4 and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
+    if depth >= param[ASPIRATION_MIN_DEPTH] and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
         alpha = previous - delta
         beta = previous + delta
     while True:
+        clear_line_scores(w)
         score = search(w, alpha, beta, depth, 0, False, False)
+        sort_root_moves(w, w.pv_index, w.root_count)
         if stopped(w):
             return score
         if score <= alpha:
-            alpha = -VALUE_INF if delta > 400 else alpha - delta
+            alpha = -VALUE_INF if delta > param[ASPIRATION_MAX_DELTA] else alpha - delta
             beta = (alpha + beta) // 2 if beta < VALUE_INF else beta
         elif score >= beta:
-            beta = VALUE_INF if delta > 400 else beta + delta
+            beta = VALUE_INF if delta > param[ASPIRATION_MAX_DELTA] else beta + delta
         else:
             return score
-        delta *= 2
+        delta += delta * param[ASPIRATION_GROWTH] // PER_MILLE
+
+
+cdef int search_iteration(Worker* w, int depth, int n_lines) noexcept nogil:
+    """One iteration of iterative deepening to `depth`: the n_lines best lines (MultiPV), each the best of
+    the root moves left after the earlier lines, left first in root_moves, best first. Returns how many
+    lines were completed: n_lines unless the search was stopped."""
+    cdef int i, line
+    for i in range(w.root_count):
+        w.root_moves[i].previous_score = w.root_moves[i].score
+    for line in range(n_lines):
+        w.pv_index = line
+        w.seldepth = 0
+        search_depth(w, depth)
+        if stopped(w) or w.root_moves[line].score == -VALUE_INF:
+            return line
+        # A later line can outscore an earlier one whose best move was pruned in a null-window search
+        # (e.g. a stalemating move seen only at full width): the lines stay sorted, best first.
+        sort_root_moves(w, 0, line + 1)
+    return n_lines
 
 
 cdef void helper_iterate(Worker* w, int offset) noexcept nogil:
-    """A Lazy SMP helper: deepen the same root, staggered, until the main worker stops everyone."""
-    cdef int depth, score = 0
+    """A Lazy SMP helper: deepen the same root (one line), staggered, until the main worker stops everyone."""
+    cdef int depth
     for depth in range(1 + offset, MAX_PLY - 2):
         if w.shared.depth_limit and depth > w.shared.depth_limit + 1:
             break
-        score = search_depth(w, depth, score)
+        search_iteration(w, depth, 1)
         if stopped(w):
             break
         w.completed_depth = depth

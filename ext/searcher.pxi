@@ -8,6 +8,9 @@ import threading as _threading
 #: The mate score: a side mated `p` plies from the root scores -(MATE - p). engine.score builds on it.
 MATE = VALUE_MATE
 
+cdef enum:
+    DEFAULT_HASH_MB = 16
+
 
 cdef Worker* new_worker(Shared* shared) except NULL:
     cdef Worker* w = <Worker*>malloc(sizeof(Worker))
@@ -98,15 +101,6 @@ cdef class SearchReport:
             "%s=%r" % (name, getattr(self, name)) for name in _SEARCH_REPORT_FIELDS)
 
 
-cdef double soft_limit_scale(double instability, int score, int score_before) noexcept nogil:
-    """The share of the soft time limit to use before starting another iteration: less when the best
-    move has stood for several iterations, more when it keeps changing or the score is falling."""
-    cdef double scale = 0.7 + 0.5 * instability
-    if score < score_before - 30:
-        scale *= 1.25
-    return scale if scale < 2.0 else 2.0
-
-
 cdef class Searcher:
     """Searches a Board. Thread-safe controls: stop(), set_deadlines(); everything else from one thread."""
     cdef Shared shared
@@ -116,7 +110,7 @@ cdef class Searcher:
     cdef int _threads
     cdef bint _use_nnue
 
-    def __cinit__(self, int hash_mb=16, int threads=1):
+    def __cinit__(self, int hash_mb=DEFAULT_HASH_MB, int threads=1):
         self.shared.tt.entries = NULL
         self.main = new_worker(&self.shared)
         self.main.is_main = True
@@ -194,10 +188,7 @@ cdef class Searcher:
 
     def set_deadlines(self, int soft_ms, int hard_ms):
         """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
-        cdef int64_t now = now_ns()
-        self.shared.armed_ns = now
-        self.shared.soft_ns = now + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
-        self.shared.hard_ns = now + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
+        self._arm_deadlines(now_ns(), soft_ms, hard_ms)
 
     def evaluate(self, Board board):
         """The static evaluation the search would use (the network's or the hand-crafted one), side to
@@ -233,146 +224,180 @@ cdef class Searcher:
             helper_iterate(w, index % 2)
 
     def search(self, Board board, int depth=0, long long nodes=0, int mate=0, int soft_ms=0, int hard_ms=0,
-               int multipv=1, searchmoves=(), banmoves=(), on_info=None):
+               int multipv=1, searchmoves=(), banmoves=(), on_info=None, soft_share=None):
         """Search the board's position (its game record gives the repetition history).
 
         Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
         iteration after it), hard_ms (stop at once); 0 means none. searchmoves limits and banmoves
         excludes root moves (ICCS). on_info(SearchReport) is called after each completed iteration,
-        once per PV line, best first. Returns a SearchReport of the best line of the last completed
-        iteration (bestmove None when no root move is left to search).
+        once per PV line, best first. soft_share(instability, score, score_before) -> float, when given,
+        is the share of soft_ms to use before another iteration starts (the time manager's rule,
+        engine.server.timeman.IterationRule), from how often the best move changed lately (instability:
+        1 per change, halved at each iteration) and the best line's score now and an iteration before.
+        Returns a SearchReport of the best line of the last completed iteration (bestmove None when no
+        root move is left to search).
         """
         cdef Worker* w = self.main
-        cdef Shared* sh = &self.shared
-        cdef int d, k, score, line, n_lines, max_depth, prev_score
-        cdef int64_t start
-        cdef uint64_t total_nodes
-        cdef MoveList root
         cdef _NetworkArrays network = self._network()     # held until the search ends (helpers included)
         copy_position(&w.pos, board.pos)
         w.root_ply = w.pos.ply
         prepare_evaluation(w, network)
-        w.only_count = 0
-        w.excluded_count = 0
-        for text in searchmoves:
-            code = iccs_to_move(text)
-            if code and w.only_count < MAX_ROOT_FILTER:
-                w.only[w.only_count] = code
-                w.only_count += 1
-        bans = [iccs_to_move(text) for text in banmoves]
-        gen_legal(&w.pos, &root)
-        filter_root(w, &root)
-        root_moves = [root.moves[i] for i in range(root.count) if root.moves[i] not in bans]
-        start = now_ns()
-        if not root_moves:
+        self._set_root_moves(searchmoves, banmoves)
+        cdef int64_t start = now_ns()
+        if w.root_count == 0:
             return SearchReport(None, None, mated_in(0), 0, 0, 1, 0, 0, 0, 0, ())
-        n_lines = max(1, min(multipv, len(root_moves)))
-        max_depth = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
+        self._begin(start, depth, nodes, soft_ms, hard_ms)
+        threads = self._start_helpers(network)
+        try:
+            lines = self._deepen(start, max(1, min(multipv, w.root_count)), mate, on_info, soft_share)
+        finally:
+            self._stop_helpers(threads)
+        if not lines:
+            lines = [self._rescue()]
+        pv = lines[0][1]
+        ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
+        return self._report(w.completed_depth, 1, lines[0], ponder, self._nodes(), (now_ns() - start) // NS_PER_MS)
+
+    cdef void _set_root_moves(self, searchmoves, banmoves):
+        """The main worker's root moves: the legal moves of its position, only those in searchmoves when
+        it names any, never those in banmoves (ICCS; what names no move is ignored)."""
+        cdef Worker* w = self.main
+        cdef MoveList legal
+        cdef int i
+        only = {iccs_to_move(text) for text in searchmoves} - {0}
+        banned = {iccs_to_move(text) for text in banmoves}
+        gen_legal(&w.pos, &legal)
+        w.root_count = 0
+        w.pv_index = 0
+        for i in range(legal.count):
+            if (not only or legal.moves[i] in only) and legal.moves[i] not in banned:
+                add_root_move(w, legal.moves[i])
+
+    cdef void _begin(self, int64_t start, int depth, long long nodes, int soft_ms, int hard_ms):
+        """Arm the limits from `start`, and start a new search in the table and the main worker."""
+        cdef Shared* sh = &self.shared
+        cdef Worker* w = self.main
         sh.stop = 0
-        sh.armed_ns = start
-        sh.soft_ns = start + <int64_t>soft_ms * 1000000 if soft_ms > 0 else 0
-        sh.hard_ns = start + <int64_t>hard_ms * 1000000 if hard_ms > 0 else 0
+        self._arm_deadlines(start, soft_ms, hard_ms)
         sh.node_limit = nodes if nodes > 0 else 0
-        sh.depth_limit = max_depth
+        sh.depth_limit = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         tt_new_search(&sh.tt)
         w.nodes = 0
         w.seldepth = 0
         w.completed_depth = 0
         clear_killers(&w.ordering)
         age_history(&w.ordering)
+
+    cdef void _arm_deadlines(self, int64_t now, int soft_ms, int hard_ms):
+        """The time limits, counted from `now` (0: none)."""
+        self.shared.armed_ns = now
+        self.shared.soft_ns = now + <int64_t>soft_ms * NS_PER_MS if soft_ms > 0 else 0
+        self.shared.hard_ns = now + <int64_t>hard_ms * NS_PER_MS if hard_ms > 0 else 0
+
+    cdef list _start_helpers(self, _NetworkArrays network):
+        """Start the helper threads on the main worker's position and root moves; returns the threads."""
+        cdef Worker* w = self.main
+        cdef Worker* helper
+        cdef int k
         for k in range(self.n_helpers):      # before any helper starts: this may raise MemoryError
             copy_position(&self.helpers[k].pos, &w.pos)
             prepare_evaluation(self.helpers[k], network)
         threads = []
         for k in range(self.n_helpers):
-            self.helpers[k].root_ply = w.root_ply
-            self.helpers[k].nodes = 0
-            self.helpers[k].completed_depth = 0
-            self.helpers[k].only_count = w.only_count
-            memcpy(self.helpers[k].only, w.only, sizeof(w.only))
-            self.helpers[k].excluded_count = 0
-            for code in bans[:MAX_ROOT_FILTER]:
-                self.helpers[k].excluded[self.helpers[k].excluded_count] = code
-                self.helpers[k].excluded_count += 1
+            helper = self.helpers[k]
+            helper.root_ply = w.root_ply
+            helper.nodes = 0
+            helper.completed_depth = 0
+            memcpy(helper.root_moves, w.root_moves, w.root_count * sizeof(RootMove))
+            helper.root_count = w.root_count
+            helper.pv_index = 0
             thread = _threading.Thread(target=self._helper, args=(k,), daemon=True)
             thread.start()
             threads.append(thread)
-        lines = []          # (score, pv) of the last completed iteration, best first
-        previous = [0] * n_lines
-        instability = 0.0   # how often the best move changed lately (halved at each iteration)
-        d = 0
-        try:
-            for d in range(1, max_depth + 1):
-                best_before = lines[0][1][0] if lines else 0
-                score_before = lines[0][0] if lines else 0
-                instability /= 2
-                current = []
-                for line in range(n_lines):
-                    w.excluded_count = 0
-                    for code in bans[:MAX_ROOT_FILTER // 2] + [pv[0] for _, pv in current]:
-                        w.excluded[w.excluded_count] = code
-                        w.excluded_count += 1
-                    w.seldepth = 0
-                    prev_score = previous[line]
-                    with nogil:
-                        score = search_depth(w, d, prev_score)
-                    if stopped(w) or w.pv_len[0] == 0:
-                        if n_lines == 1 and lines and w.pv_len[0] > 0 and w.pv[0][0] != lines[0][1][0]:
-                            # Cut short, the iteration has already found a better move than the last
-                            # one's (the last best move is searched first): play it.
-                            lines = [(w.root_best_score, [w.pv[0][k] for k in range(w.pv_len[0])])]
-                        break
-                    current.append((score, [w.pv[0][k] for k in range(w.pv_len[0])]))
-                if len(current) < n_lines:
-                    break
-                # A later line can outscore an earlier one whose best move was pruned in a null-window
-                # search (e.g. a stalemating move seen only at full width): report them best first.
-                current.sort(key=lambda entry: -entry[0])
-                lines = current
-                previous = [s for s, _ in current]
-                w.completed_depth = d
-                if on_info is not None:
-                    total_nodes = self._nodes()
-                    elapsed = (now_ns() - start) // 1000000
-                    for line in range(n_lines):
-                        on_info(self._report(d, line + 1, lines[line][0], lines[line][1], None, total_nodes,
-                                             elapsed))
-                if d > 1 and lines[0][1][0] != best_before:
-                    instability += 1.0
-                score = lines[0][0]
-                if mate and 0 < score_to_mate_moves(score) <= mate:
-                    break
-                if sh.soft_ns and now_ns() >= sh.armed_ns + <int64_t>(
-                        (sh.soft_ns - sh.armed_ns) * soft_limit_scale(instability, score, score_before)):
-                    break
-                if abs(score) >= VALUE_MATE_IN_MAX and d > 2 * (VALUE_MATE - abs(score)) + 4 and sh.hard_ns != 0:
-                    break
-        finally:
-            jj_store_int(&sh.stop, 1)
-            for thread in threads:
-                thread.join()
-        if not lines:
-            # Stopped before depth 1 was complete: finish depth 1 within RESCUE_NODES (plenty for almost any
-            # position) and no deadline; cut short again, play the best root move it found, else the first.
-            sh.stop = 0
-            sh.hard_ns = 0
-            sh.node_limit = w.nodes + RESCUE_NODES
-            w.excluded_count = 0
-            for code in bans[:MAX_ROOT_FILTER]:
-                w.excluded[w.excluded_count] = code
-                w.excluded_count += 1
-            w.pv_len[0] = 0
-            w.root_best_score = 0
+        return threads
+
+    cdef void _stop_helpers(self, list threads):
+        """Stop every worker and wait for the helper threads to end."""
+        jj_store_int(&self.shared.stop, 1)
+        for thread in threads:
+            thread.join()
+
+    cdef list _deepen(self, int64_t start, int n_lines, int mate, on_info, soft_share):
+        """Iterative deepening with n_lines lines (MultiPV) until a limit, a stop, the mate asked for or the
+        time rule ends it. Returns the lines of the last completed iteration (see _line), best first;
+        empty when depth 1 was not completed."""
+        cdef Worker* w = self.main
+        cdef int d, completed, score_before
+        lines = []
+        instability = 0.0   # how often the best move changed lately (1 per change, halved at each iteration)
+        for d in range(1, self.shared.depth_limit + 1):
             with nogil:
-                score = search_depth(w, 1, 0)
-            if stopped(w):
-                score = w.root_best_score
-            lines = [(score, [w.pv[0][k] for k in range(w.pv_len[0])] or [root_moves[0]])]
-            w.completed_depth = 1
-        score, pv = lines[0]
-        ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
-        return self._report(w.completed_depth, 1, score, pv, ponder, self._nodes(),
-                            (now_ns() - start) // 1000000)
+                completed = search_iteration(w, d, n_lines)
+            if completed < n_lines:
+                if n_lines == 1 and lines and self._found_better_move(lines[0][1][0]):
+                    lines = [self._line(0)]
+                break
+            best_before = lines[0][1][0] if lines else 0
+            score_before = lines[0][0] if lines else 0
+            lines = [self._line(k) for k in range(n_lines)]
+            w.completed_depth = d
+            if on_info is not None:
+                self._report_lines(d, lines, on_info, start)
+            instability /= 2
+            if d > 1 and lines[0][1][0] != best_before:
+                instability += 1.0
+            if (self._mate_ends_search(d, lines[0][0], mate)
+                    or self._soft_limit_passed(instability, lines[0][0], score_before, soft_share)):
+                break
+        return lines
+
+    cdef bint _found_better_move(self, int last_best):
+        """Whether the iteration cut short has already found a better move than the last one's (the last
+        best move is searched first, so any move that raised alpha beat it): then it is played."""
+        cdef RootMove* best = &self.main.root_moves[0]
+        return best.score != -VALUE_INF and best.move != last_best
+
+    cdef bint _mate_ends_search(self, int depth, int score, int mate):
+        """The mate asked for is found, or, under a time limit, a mate whose line the search has had
+        depth enough to verify."""
+        if mate and 0 < score_to_mate_moves(score) <= mate:
+            return True
+        return (abs(score) >= VALUE_MATE_IN_MAX and self.shared.hard_ns != 0
+                and depth > 2 * (VALUE_MATE - abs(score)) + param[MATE_STOP_EXTRA_DEPTH])
+
+    cdef bint _soft_limit_passed(self, double instability, int score, int score_before, soft_share):
+        """Whether the share of the soft limit the time rule grants (all of it without a rule) is spent."""
+        cdef Shared* sh = &self.shared
+        cdef double share = 1.0 if soft_share is None else soft_share(instability, score, score_before)
+        return sh.soft_ns != 0 and now_ns() >= sh.armed_ns + <int64_t>((sh.soft_ns - sh.armed_ns) * share)
+
+    cdef tuple _rescue(self):
+        """Stopped before depth 1 was complete: finish depth 1 within RESCUE_NODES (plenty for almost any
+        position) and no deadline; cut short again, play the best root move it found, else the first."""
+        cdef Worker* w = self.main
+        cdef Shared* sh = &self.shared
+        sh.stop = 0
+        sh.hard_ns = 0
+        sh.node_limit = w.nodes + RESCUE_NODES
+        w.pv_index = 0
+        with nogil:
+            search_depth(w, 1)
+        w.completed_depth = 1
+        if w.root_moves[0].score == -VALUE_INF:
+            return (0, [w.root_moves[0].move], w.root_moves[0].seldepth)
+        return self._line(0)
+
+    cdef tuple _line(self, int index):
+        """A line of the main worker's root moves: (score, principal variation as move codes, seldepth)."""
+        cdef RootMove* rm = &self.main.root_moves[index]
+        return (rm.score, [rm.pv[k] for k in range(rm.pv_len)], rm.seldepth)
+
+    cdef void _report_lines(self, int depth, list lines, on_info, int64_t start):
+        """on_info(SearchReport) for each line of a completed iteration, best first."""
+        cdef uint64_t total_nodes = self._nodes()
+        cdef int64_t elapsed = (now_ns() - start) // NS_PER_MS
+        for k, line in enumerate(lines):
+            on_info(self._report(depth, k + 1, line, None, total_nodes, elapsed))
 
     cdef uint64_t _nodes(self):
         cdef uint64_t total = self.main.nodes
@@ -380,14 +405,16 @@ cdef class Searcher:
             total += self.helpers[k].nodes
         return total
 
-    cdef SearchReport _report(self, int depth, int multipv, int score, list pv, str ponder_fallback,
+    cdef SearchReport _report(self, int depth, int multipv, tuple line, str ponder_fallback,
                               uint64_t nodes, int64_t elapsed):
-        """The report of a line (pv: move codes, not empty). The ponder move is the line's second move,
-        or ponder_fallback when the line has only one."""
+        """The report of a line (see _line). The ponder move is the line's second move, or
+        ponder_fallback when the line has only one."""
+        score, pv, seldepth = line
         moves = tuple([move_to_iccs(m) for m in pv])
         return SearchReport(moves[0], moves[1] if len(moves) > 1 else ponder_fallback, score, depth,
-                            max(self.main.seldepth, depth), multipv, nodes, elapsed,
-                            nodes * 1000 // elapsed if elapsed > 0 else nodes * 1000, self.hashfull(), moves)
+                            max(seldepth, depth), multipv, nodes, elapsed,
+                            nodes * MS_PER_SECOND // elapsed if elapsed > 0 else nodes * MS_PER_SECOND,
+                            self.hashfull(), moves)
 
     cdef str _ponder_from_table(self, int best):
         """The table's move for the position after `best` if it is legal there, else None."""

@@ -265,3 +265,28 @@ def test_sudden_death_keeps_time_for_a_long_game(scheme, scale):
     _, used = play(scheme, scale, "soft")
     assert 0.25 * total_ms < sum(used[:40]) < 0.75 * total_ms
     assert used[0] > used[100]
+
+
+# Formula 7: the stability rule between iterations (IterationRule).
+
+def _old_share(instability: float, score: int, score_before: int) -> float:
+    """The rule as the searcher wrote it before it moved here."""
+    scale = 0.7 + 0.5 * instability
+    if score < score_before - 30:
+        scale *= 1.25
+    return scale if scale < 2.0 else 2.0
+
+
+def test_iteration_rule_is_the_searchers_old_rule():
+    from engine.server.timeman import ITERATION_RULE
+    for instability in (0.0, 0.25, 1.0, 1.5, 2.5, 4.0):
+        for score, before in ((0, 0), (-31, 0), (-30, 0), (100, 20), (-500, -100)):
+            assert ITERATION_RULE.soft_share(instability, score, before) == _old_share(instability, score, before)
+
+
+def test_iteration_rule_bounds():
+    from engine.server.timeman import IterationRule
+    rule = IterationRule()
+    assert rule.soft_share(0.0, 0, 0) == rule.base_share
+    assert rule.soft_share(100.0, -1000, 0) == rule.max_share
+    assert rule.soft_share(0.0, -31, 0) == rule.base_share * rule.falling_factor

@@ -31,7 +31,7 @@ from ..score import Score
 from ..search_types import PvLine, SearchLimits, SearchResult, TableEntry
 from . import strength
 from .options import FIELD_DEFAULTS
-from .timeman import allocate
+from .timeman import ITERATION_RULE, allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
 DRAW_ACCEPT_SCORE = 0
@@ -425,6 +425,7 @@ class Engine:
             searchmoves=tuple(limits.searchmoves),
             banmoves=banmoves,
             on_info=collect,
+            soft_share=ITERATION_RULE.soft_share,
         )
         if found.bestmove is None:
             return _unsearched(None, score=Score.mated(), note="no legal move that is not banned")

@@ -48,15 +48,25 @@ Formulas (``T`` = remaining time, ``I`` = increment, ``O`` = move overhead, all 
    lag below ``O``, leaves ``(1 - F) * (T - O) >= 0`` on the clock.
 6. Floors: both limits are at least 1 ms and ``soft <= hard``; with less than ``O`` left (a clock
    that is about to fall) both are 1 ms: move at once.
+
+Between iterations the searcher asks :class:`IterationRule` (``Searcher.search``'s ``soft_share``)
+how much of ``soft`` to use before starting another one:
+
+7. Stability: ``share = 0.7 + 0.5 * instability``, where ``instability`` counts the changes of the best
+   move, each worth 1 and halved at every iteration since (a move that has stood for several
+   iterations leaves 0.7 of ``soft``; one that changed in the last iteration 1.2); times 1.25 when
+   the score fell by more than 30 centipawns in the last iteration; at most 2.0. ``hard`` still
+   bounds the iteration that starts.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Optional
 
 from ..search_types import SearchLimits
 
-__all__ = ["allocate"]
+__all__ = ["allocate", "IterationRule", "ITERATION_RULE"]
 
 SUDDEN_DEATH_HORIZON = 40   # moves the clock is planned over without movestogo
 MAX_HORIZON = 50            # movestogo beyond this is planned as 50 moves
@@ -126,3 +136,25 @@ def allocate(limits: SearchLimits, move_overhead_ms: float = 10.0,
     hard = max(MIN_MS, hard)
     soft = max(MIN_MS, min(soft, hard))
     return soft, hard
+
+
+@dataclass(frozen=True)
+class IterationRule:
+    """Formula 7: the share of the soft limit to use before another iteration starts."""
+
+    base_share: float = 0.7         # a best move that has stood for several iterations
+    share_per_change: float = 0.5   # more per recent change of the best move (instability)
+    falling_score: int = 30         # a score that fell by more than this (centipawns) in an iteration...
+    falling_factor: float = 1.25    # ...asks for this much more time
+    max_share: float = 2.0          # never more than twice the soft limit
+
+    def soft_share(self, instability: float, score: int, score_before: int) -> float:
+        """The share for a search whose best move changed `instability` times lately (see formula 7),
+        with the best line's score now and an iteration before."""
+        share = self.base_share + self.share_per_change * instability
+        if score < score_before - self.falling_score:
+            share *= self.falling_factor
+        return min(share, self.max_share)
+
+
+ITERATION_RULE = IterationRule()
