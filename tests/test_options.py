@@ -136,10 +136,37 @@ def test_the_table_offers_the_kernels_parameters_only_when_asked(monkeypatch):
     assert set_to == [("LmrBase", 3)]
 
 
-def test_without_the_kernels_parameters_the_table_is_the_builtin_one(monkeypatch):
+def test_the_engine_offers_the_kernels_parameters_under_jiangjun_tune(monkeypatch):
+    """Through the engine process, as an SPSA tuner drives it: the search's parameters are spin options
+    only under JIANGJUN_TUNE, a value out of range is refused, and a changed value changes the search."""
     from engine import _core
-    monkeypatch.delattr(_core, "search_parameters", raising=False)
-    assert len(option_table({options.TUNE_VARIABLE: "1"}).rows) == len(BUILTIN_OPTIONS)
+    from engine_driver import EngineDriver
+
+    def nodes_at_depth_8(*setoptions: str) -> int:
+        with EngineDriver() as eng:
+            handshake = eng.handshake("uci")
+            for line in setoptions:
+                eng.send(line)
+            eng.send("position startpos")
+            eng.send("go depth 8")
+            info = [line for line in eng.read_until("bestmove", timeout=30) if line.startswith("info depth 8 ")]
+        assert info, handshake
+        nodes_at_depth_8.handshake = handshake
+        return int(info[-1].split(" nodes ")[1].split()[0])
+
+    monkeypatch.delenv(options.TUNE_VARIABLE, raising=False)
+    plain = nodes_at_depth_8()
+    assert not any(" lmr_base " in line for line in nodes_at_depth_8.handshake)
+    monkeypatch.setenv(options.TUNE_VARIABLE, "1")
+    assert nodes_at_depth_8() == plain        # listed, at their defaults
+    names = [name for name, *_ in _core.search_parameters()]
+    offered = [line.split()[2] for line in nodes_at_depth_8.handshake if line.startswith("option name ")]
+    assert offered[-len(names):] == names     # after the built-in options, in the table's order
+    with EngineDriver() as eng:
+        eng.handshake("uci")
+        eng.send("setoption name lmr_base value 99999")
+        assert "at most" in eng.ping()[0]
+    assert nodes_at_depth_8("setoption name lmr_base value 600", "setoption name rfp_margin value 60") != plain
 
 
 def test_a_table_can_be_extended():

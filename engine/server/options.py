@@ -310,11 +310,10 @@ def tuning_options(parameters: Sequence[SearchParameter],
 
 
 def option_table(environ: Mapping[str, str] = os.environ) -> OptionTable:
-    """The options a session offers: the built-in ones, plus the tuning parameters when JIANGJUN_TUNE
-    is set and the kernel has them."""
+    """The options a session offers: the built-in ones, plus the search's tuning parameters
+    (engine._core.search_parameters, ext/params.pxi) when JIANGJUN_TUNE is set."""
     table = OptionTable(BUILTIN_OPTIONS)
     if environ.get(TUNE_VARIABLE):
         from .. import _core   # only now: the handshake does not load the kernel otherwise
-        if hasattr(_core, "search_parameters"):
-            table.extend(tuning_options(_core.search_parameters(), _core.set_search_parameter))
+        table.extend(tuning_options(_core.search_parameters(), _core.set_search_parameter))
     return table
