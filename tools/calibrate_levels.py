@@ -40,7 +40,8 @@ from engine.pgn import read_games  # noqa: E402
 from engine.pgn.game import player_name  # noqa: E402
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
-ELEPHANTEYE = "/root/.cache/xq-anchors/eleeye/eleeye/ELEEYE.EXE"
+#: ElephantEye's command: the ELEEYE path that ../shared/anchors/build.sh prints, in the environment.
+ELEPHANTEYE = os.environ.get("ELEEYE", "ELEEYE.EXE")
 OPENINGS = ROOT / "benchmarks" / "openings-ccpd.txt"
 
 #: The levels played against their neighbours two apart (and 18 against 19); the odd levels up to 7
