@@ -139,6 +139,6 @@ class Searcher:
         searchmoves: Sequence[str] = (),
         banmoves: Sequence[str] = (),
         on_info: Optional[Callable[[SearchReport], None]] = None,
-        soft_share: Optional[Callable[[float, int, int], float]] = None,
+        soft_share: Optional[Callable[..., float]] = None,   # keywords: see Searcher.search
     ) -> SearchReport: ...
     def probe(self, board: Board) -> Optional[tuple[Optional[str], str, int, int]]: ...

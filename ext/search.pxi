@@ -36,6 +36,7 @@ cdef struct RootMove:
                              # alpha (a lower bound when it failed high), -VALUE_INF when it did not
     int previous_score       # its score at the end of the previous iteration
     int seldepth             # the selective depth reached when its score was found
+    uint64_t effort          # the nodes this worker searched below the move, in all iterations so far
     int pv_len               # its principal variation, the move itself first
     int pv[MAX_PLY + 2]
 
@@ -69,6 +70,9 @@ cdef struct Worker:
     RootMove root_moves[MAX_MOVES]
     int root_count
     int pv_index
+    # How often another root move than the first searched became the best of line 1 (Stockfish's
+    # bestMoveChanges): the time manager's measure of instability, read and reset between iterations.
+    int best_move_changes
     int completed_depth
     int root_depth           # the depth of the iteration being searched
     bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
@@ -172,6 +176,7 @@ cdef void add_root_move(Worker* w, int move) noexcept nogil:
     rm.move = move
     rm.score = rm.previous_score = -VALUE_INF
     rm.seldepth = 0
+    rm.effort = 0
     rm.pv_len = 1
     rm.pv[0] = move
     w.root_count += 1
@@ -203,11 +208,13 @@ cdef void clear_line_scores(Worker* w) noexcept nogil:
         w.root_moves[i].score = -VALUE_INF
 
 
-cdef void note_root_move(Worker* w, int move, int score) noexcept nogil:
-    """A root move raised alpha with `score`: its score, selective depth and principal variation (the
-    move, then its child's)."""
+cdef void note_root_move(Worker* w, int move, int score, int searched) noexcept nogil:
+    """A root move, the `searched`th of its search, raised alpha with `score`: its score, selective depth
+    and principal variation (the move, then its child's); a change of line 1's best move is counted."""
     cdef RootMove* rm = find_root_move(w, move)
     cdef int k
+    if searched > 1 and w.pv_index == 0:
+        w.best_move_changes += 1
     rm.score = score
     rm.seldepth = w.seldepth
     rm.pv_len = w.pv_len[1] + 1
@@ -538,7 +545,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
     cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0
-    cdef uint64_t key
+    cdef uint64_t key, nodes_before
     cdef TTEntry* tte
 
     # Step 1. Horizon: quiescence search.
@@ -646,6 +653,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 return score
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
+        nodes_before = w.nodes
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
@@ -667,6 +675,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             score = search_late_move(w, alpha, beta, new_depth, r, ply, cut_node)
         unmake_move(p)
         searched += 1
+        if ply == 0:
+            find_root_move(w, move).effort += w.nodes - nodes_before
         if stopped(w):
             return 0
         if score > best:
@@ -676,7 +686,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 best_move = move
                 update_pv(w, ply, move)
                 if ply == 0:
-                    note_root_move(w, move, score)
+                    note_root_move(w, move, score, searched)
                 if score >= beta:
                     break
         if not is_capture and n_quiets < MAX_QUIETS:

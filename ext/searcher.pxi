@@ -230,10 +230,12 @@ cdef class Searcher:
         Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
         iteration after it), hard_ms (stop at once); 0 means none. searchmoves limits and banmoves
         excludes root moves (ICCS). on_info(SearchReport) is called after each completed iteration,
-        once per PV line, best first. soft_share(instability, score, score_before) -> float, when given,
-        is the share of soft_ms to use before another iteration starts (the time manager's rule,
-        engine.server.timeman.IterationRule), from how often the best move changed lately (instability:
-        1 per change, halved at each iteration) and the best line's score now and an iteration before.
+        once per PV line, best first. soft_share, when given, is the time manager's rule
+        (engine.server.timeman.IterationTimer): called after each completed iteration with keywords
+        depth, best_move (its code), score (of line 1), best_move_changes (how often line 1's best move
+        changed during the iteration, all threads), best_move_effort (the share of the main thread's
+        nodes spent below the best move) and root_moves (how many there are), it returns the share of
+        soft_ms to use before another iteration starts; without it the whole of soft_ms.
         Returns a SearchReport of the best line of the last completed iteration (bestmove None when no
         root move is left to search).
         """
@@ -327,9 +329,10 @@ cdef class Searcher:
         time rule ends it. Returns the lines of the last completed iteration (see _line), best first;
         empty when depth 1 was not completed."""
         cdef Worker* w = self.main
-        cdef int d, completed, score_before
+        cdef int d, completed
+        cdef double share
         lines = []
-        instability = 0.0   # how often the best move changed lately (1 per change, halved at each iteration)
+        self._take_best_move_changes()
         for d in range(1, self.shared.depth_limit + 1):
             with nogil:
                 completed = search_iteration(w, d, n_lines)
@@ -337,19 +340,28 @@ cdef class Searcher:
                 if n_lines == 1 and lines and self._found_better_move(lines[0][1][0]):
                     lines = [self._line(0)]
                 break
-            best_before = lines[0][1][0] if lines else 0
-            score_before = lines[0][0] if lines else 0
             lines = [self._line(k) for k in range(n_lines)]
             w.completed_depth = d
             if on_info is not None:
                 self._report_lines(d, lines, on_info, start)
-            instability /= 2
-            if d > 1 and lines[0][1][0] != best_before:
-                instability += 1.0
-            if (self._mate_ends_search(d, lines[0][0], mate)
-                    or self._soft_limit_passed(instability, lines[0][0], score_before, soft_share)):
+            share = 1.0
+            if soft_share is not None:
+                share = soft_share(depth=d, best_move=lines[0][1][0], score=lines[0][0],
+                                   best_move_changes=self._take_best_move_changes(),
+                                   best_move_effort=w.root_moves[0].effort / <double>max(1, w.nodes),
+                                   root_moves=w.root_count)
+            if self._mate_ends_search(d, lines[0][0], mate) or self._soft_limit_passed(share):
                 break
         return lines
+
+    cdef int _take_best_move_changes(self):
+        """The best-move changes every worker counted since the last call, and reset them."""
+        cdef int total = self.main.best_move_changes
+        self.main.best_move_changes = 0
+        for k in range(self.n_helpers):
+            total += self.helpers[k].best_move_changes
+            self.helpers[k].best_move_changes = 0
+        return total
 
     cdef bint _found_better_move(self, int last_best):
         """Whether the iteration cut short has already found a better move than the last one's (the last
@@ -365,10 +377,9 @@ cdef class Searcher:
         return (abs(score) >= VALUE_MATE_IN_MAX and self.shared.hard_ns != 0
                 and depth > 2 * (VALUE_MATE - abs(score)) + param[MATE_STOP_EXTRA_DEPTH])
 
-    cdef bint _soft_limit_passed(self, double instability, int score, int score_before, soft_share):
-        """Whether the share of the soft limit the time rule grants (all of it without a rule) is spent."""
+    cdef bint _soft_limit_passed(self, double share):
+        """Whether the share of the soft limit the time rule grants is spent."""
         cdef Shared* sh = &self.shared
-        cdef double share = 1.0 if soft_share is None else soft_share(instability, score, score_before)
         return sh.soft_ns != 0 and now_ns() >= sh.armed_ns + <int64_t>((sh.soft_ns - sh.armed_ns) * share)
 
     cdef tuple _rescue(self):

@@ -77,12 +77,13 @@ def test_mate_scores_are_integers_near_30000(eng):
 
 
 def test_go_time_is_in_seconds_by_default(eng):
-    # 20 s on the clock: the engine thinks for a while (a soft limit of some 370 ms).
+    # 20 s on the clock: the engine thinks for a while (an optimum of some 440 ms, which the first move
+    # of a game may use a few times over; the hard limit is about 3 s).
     eng.send("setoption usebook false")     # the time is the search's
     sent = eng.send("go time 20 increment 0")
     _, when = eng.expect("bestmove", timeout=5)
     print(f"go time 20 (seconds): {(when - sent) * 1000:.0f} ms")
-    assert 0.15 < when - sent < 1.5
+    assert 0.15 < when - sent < 3.5
 
 
 def test_go_time_in_ms_after_usemillisec(eng):

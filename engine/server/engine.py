@@ -25,13 +25,14 @@ from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from .. import book as books
 from ..book.policy import BookShelf, book_answer
+from ..color import Color
 from ..nets.loader import NetworkLoader
 from ..position import Position, normalize_move
 from ..score import Score
 from ..search_types import PvLine, SearchLimits, SearchResult, TableEntry
 from . import strength
 from .options import FIELD_DEFAULTS
-from .timeman import ITERATION_RULE, allocate
+from .timeman import GameTimeState, IterationTimer, allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
 DRAW_ACCEPT_SCORE = 0
@@ -97,6 +98,7 @@ class _Job:
         # thread is still finishing (a GUI may change Hash or EvalFile as soon as it reads the bestmove).
         self.answered = False
         self.book: Optional[books.Book] = None   # the book to answer from (None: search)
+        self.timer: Optional[IterationTimer] = None   # the time manager's rule between iterations (a clock)
 
 
 class Engine:
@@ -111,6 +113,7 @@ class Engine:
         # stay fast.
         self._network = NetworkLoader(options.eval_file)
         self._books = BookShelf(options.book_file)
+        self._game_time = GameTimeState()   # what the time manager carries from move to move
         self._book_random = random.Random()
         self._level_random = random.Random()   # the noise of the strength levels
         self._position = Position()
@@ -203,6 +206,7 @@ class Engine:
         self.wait()
         self._wait_perft()
         self._searcher.clear()
+        self._game_time = GameTimeState()
 
     def clear_hash(self) -> None:
         self.new_game()
@@ -226,7 +230,10 @@ class Engine:
         job.book = self._books.book if self._options.own_book else None
         if not (limits.infinite or limits.ponder):
             job.released.set()
+        self._game_time.starting(_game_ply(self._position))
         soft, hard = (0, 0) if limits.ponder else self._deadlines(limits)
+        if limits.has_clock and not limits.infinite:
+            job.timer = IterationTimer(self._game_time, soft, self._options.threads)
         job.thread = threading.Thread(
             # The search thread gets its own copy: the rules verdict runs without the GIL on it.
             target=self._run, args=(job, self._position.copy(), self._banmoves, self._options, soft, hard),
@@ -258,6 +265,8 @@ class Engine:
         soft, hard = self._deadlines(limits)
         now = time.monotonic()
         with job.lock:
+            if job.timer is not None:
+                job.timer.soft_ms = soft
             job.pondering = False
             job.draw_offer = job.draw_offer or draw_offer
             if soft:
@@ -348,7 +357,8 @@ class Engine:
         """(soft, hard) in ms for the kernel (0: none) from the clock or movetime, at least 1 ms."""
         if limits.time is None and limits.movetime is None:
             return 0, 0
-        soft, hard = allocate(limits, float(self._options.move_overhead_ms), self._options.ponder)
+        soft, hard = allocate(limits, float(self._options.move_overhead_ms), self._options.ponder,
+                              ply=_game_ply(self._position), game=self._game_time)
         return _clamp_ms(soft), _clamp_ms(hard)
 
     def _run(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
@@ -425,8 +435,10 @@ class Engine:
             searchmoves=tuple(limits.searchmoves),
             banmoves=banmoves,
             on_info=collect,
-            soft_share=ITERATION_RULE.soft_share,
+            soft_share=job.timer.soft_share if job.timer is not None else None,
         )
+        if job.timer is not None:
+            job.timer.finish()
         if found.bestmove is None:
             return _unsearched(None, score=Score.mated(), note="no legal move that is not banned")
         chosen = strength.choose_line(level, iteration, found, self._level_random)
@@ -434,6 +446,11 @@ class Engine:
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
             depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=chosen.pv,
         )
+
+
+def _game_ply(position: Position) -> int:
+    """The game's ply at `position`, as its FEN's move number counts it (0 at Red's first move)."""
+    return 2 * (position.fullmove_number - 1) + (position.turn is Color.BLACK)
 
 
 def _unsearched(bestmove: Optional[str], score: Score = Score(0), **fields: object) -> SearchResult:
