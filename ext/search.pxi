@@ -57,6 +57,7 @@ cdef struct Worker:
     bint is_main
     int root_ply
     uint64_t nodes
+    uint64_t qnodes          # of `nodes`, those of quiescence (Searcher.quiescence_nodes)
     int seldepth
     OrderingTables ordering
     CorrectionHistory correction
@@ -254,6 +255,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef uint64_t key = p.hist[p.ply].key
     cdef TTEntry* tte
     w.nodes += 1
+    w.qnodes += 1
     w.pv_len[ply] = 0            # quiescence moves are not part of the principal variation
     poll(w)
     if stopped(w):

@@ -284,7 +284,7 @@ cdef class Searcher:
         sh.node_limit = nodes if nodes > 0 else 0
         sh.depth_limit = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         tt_new_search(&sh.tt)
-        w.nodes = 0
+        w.nodes = w.qnodes = 0
         w.seldepth = 0
         w.completed_depth = 0
         clear_killers(&w.ordering)
@@ -308,7 +308,7 @@ cdef class Searcher:
         for k in range(self.n_helpers):
             helper = self.helpers[k]
             helper.root_ply = w.root_ply
-            helper.nodes = 0
+            helper.nodes = helper.qnodes = 0
             helper.completed_depth = 0
             memcpy(helper.root_moves, w.root_moves, w.root_count * sizeof(RootMove))
             helper.root_count = w.root_count
@@ -409,6 +409,14 @@ cdef class Searcher:
         cdef int64_t elapsed = (now_ns() - start) // NS_PER_MS
         for k, line in enumerate(lines):
             on_info(self._report(depth, k + 1, line, None, total_nodes, elapsed))
+
+    @property
+    def quiescence_nodes(self):
+        """Of the last search's nodes (all workers), those of quiescence."""
+        cdef uint64_t total = self.main.qnodes
+        for k in range(self.n_helpers):
+            total += self.helpers[k].qnodes
+        return total
 
     cdef uint64_t _nodes(self):
         cdef uint64_t total = self.main.nodes

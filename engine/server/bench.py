@@ -58,7 +58,8 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = 16, threads: int = 1,
 
     Prints a line per position and the totals (`Total nodes: N`, `Time: T ms`, `Nodes/second: NPS`)
     to stdout unless `verbose` is false. Returns {"depth", "hash_mb", "threads", "positions": [{"fen",
-    "bestmove", "score", "depth", "nodes", "time_ms"}, ...], "nodes", "time_ms", "nps", "nnue"}; times are wall
+    "bestmove", "score", "depth", "nodes", "qnodes", "time_ms"}, ...], "nodes", "qnodes", "time_ms", "nps",
+    "nnue"} (qnodes: the nodes of quiescence among them); times are wall
     time of the searches alone. Raises ValueError for a depth below 1 and InvalidFenError for a bad FEN.
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
@@ -81,7 +82,7 @@ def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: 
     """The bench proper (run_bench has checked the arguments and set the evaluation up)."""
     out = sys.stdout
     results = []
-    total_nodes = 0
+    total_nodes = total_qnodes = 0
     total_seconds = 0.0
     for index, (fen, position) in enumerate(zip(fens, boards), start=1):
         searcher.clear()
@@ -89,9 +90,10 @@ def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: 
         found = searcher.search(position.kernel_board, depth=depth)
         seconds = time.perf_counter() - start
         total_nodes += found.nodes
+        total_qnodes += searcher.quiescence_nodes
         total_seconds += seconds
         entry = {"fen": fen, "bestmove": found.bestmove, "score": found.score, "depth": found.depth,
-                 "nodes": found.nodes, "time_ms": seconds * 1000}
+                 "nodes": found.nodes, "qnodes": searcher.quiescence_nodes, "time_ms": seconds * 1000}
         results.append(entry)
         if verbose:
             print(f"Position {index}/{len(fens)}: {fen}", file=out)
@@ -105,10 +107,12 @@ def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: 
         if network is not None:
             print(f"Evaluation: NNUE, {network.hidden} hidden units", file=out)
         print(f"Total nodes: {total_nodes}", file=out)
+        print(f"Quiescence nodes: {total_qnodes} ({100 * total_qnodes / max(1, total_nodes):.1f}%, "
+              f"{total_qnodes / max(1, total_nodes - total_qnodes):.2f} per main-search node)", file=out)
         print(f"Time: {time_ms:.0f} ms", file=out)
         print(f"Nodes/second: {nps}", file=out, flush=True)
     return {"depth": depth, "hash_mb": hash_mb, "threads": searcher.threads, "positions": results,
-            "nodes": total_nodes, "time_ms": time_ms, "nps": nps, "nnue": network is not None}
+            "nodes": total_nodes, "qnodes": total_qnodes, "time_ms": time_ms, "nps": nps, "nnue": network is not None}
 
 
 def main(depth: Optional[int] = None, hash_mb: int = 16, threads: int = 1, evalfile: Optional[str] = None,
