@@ -64,7 +64,7 @@ def test_movetime_wins_over_clock_and_depth():
 
 
 @pytest.mark.parametrize("time, increment, ply, expected", [
-    # Pikafish's optimum and maximum for these clocks (../shared/reference/strength.md, table 1c)
+    # Pikafish master's optimum and maximum for these clocks (its timeman.cpp, worked by hand)
     (10000.0, 100.0, 0, (296, 1953)), (40000.0, 400.0, 0, (1509, 10570)),
 ])
 def test_sudden_death_is_pikafishs(time, increment, ply, expected):

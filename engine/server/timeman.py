@@ -22,10 +22,9 @@ Forms of ``go`` (all times in ms, converted at the wire by each protocol):
 
 The opponent's clock (``opp_time``...) is not used.
 
-The formulas are Stockfish's, with the constants Pikafish fitted for Xiangqi (``timeman.cpp`` and the
-stop rule of ``search.cpp`` at Pikafish master; ../shared/reference/strength.md, section 1, has them all
-with worked examples). ``T`` = remaining time, ``I`` = increment, ``O`` = move overhead (ms), ``ply`` =
-the game's ply (0 at the start of the game, as its FEN counts it):
+The formulas are Stockfish's, with the constants Pikafish fitted for Xiangqi (Pikafish master's
+``timeman.cpp`` and the stop rule of its ``search.cpp``). ``T`` = remaining time, ``I`` = increment,
+``O`` = move overhead (ms), ``ply`` = the game's ply (0 at the start of the game, as its FEN counts it):
 
 1. Horizon ``H``: ``min(movestogo, 50)``, or 50 in sudden death; under 1 s, ``H = 0.05 T`` (at least 1).
 2. ``left = max(1, T + I (H - 1) - O (H + 2))``: the clock, the increments to come, less the lags.
