@@ -13,7 +13,7 @@ less its losses in the pair (-2..2). The gains follow fishtest's schedule:
 
     c_k = c / k^gamma,  a_k = a / (A + k)^alpha,  gamma = 0.101, alpha = 0.602, A = 0.1 N (N iterations)
 
-with c chosen so that c_N is the parameter's `c_end` (by default a twentieth of its range) and a so
+with c chosen so that c_N is the parameter's `c_end` (by default a tenth of its value) and a so
 that a_N / c_N^2 is `r_end` (0.002, fishtest's default). Integer parameters are played rounded.
 
 The engines are this project's (`python -m engine` with JIANGJUN_TUNE=1, which offers every search
@@ -123,6 +123,12 @@ class SpsaState:
         return cls(**data)
 
 
+def default_c_end(value: int, low: int, high: int) -> float:
+    """The final perturbation when none is given: a tenth of the value (fishtest's usual order), at
+    least one unit and a two-hundredth of the range (for a value near 0)."""
+    return max(1.0, abs(value) / 10, (high - low) / 200)
+
+
 def new_state(names: Sequence[str], iterations: int, tc: str, seed: int,
               c_end: Optional[dict[str, float]] = None) -> SpsaState:
     """A run of `names` from their values in force (the kernel's table)."""
@@ -134,7 +140,7 @@ def new_state(names: Sequence[str], iterations: int, tc: str, seed: int,
         if name not in table:
             raise SystemExit(f"spsa: unknown search parameter {name!r} (see engine._core.search_parameters())")
         value, low, high = table[name]
-        step = (c_end or {}).get(name, max(1.0, (high - low) / 20))
+        step = (c_end or {}).get(name, default_c_end(value, low, high))
         params.append(Tuned(name, float(value), low, high, step, start=float(value)))
     return SpsaState(params, iterations, tc, seed)
 
@@ -271,7 +277,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p_run.add_argument("--state", type=Path, required=True, help="the run's state file (JSON), written as it goes")
     p_run.add_argument("--params", nargs="+", help="the parameters to tune (a new run)")
     p_run.add_argument("--c-end", nargs="*", default=[], metavar="NAME=STEP",
-                       help="the final perturbation of a parameter (default: a twentieth of its range)")
+                       help="the final perturbation of a parameter (default: a tenth of its value, at least "
+                            "one unit)")
     p_run.add_argument("--iterations", type=int, default=1000, help="game pairs in all (a new run)")
     p_run.add_argument("--tc", default="nodes=20000", help="the match runner's time control (a new run)")
     p_run.add_argument("--seed", type=int, default=1)
