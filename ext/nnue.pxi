@@ -31,9 +31,106 @@
 from libc.stdlib cimport free
 from posix.stdlib cimport posix_memalign
 
+# The accumulators' and the output layer's loops, in C. The same loops in Cython vectorise too (gcc -O3
+# at the wheel's baseline, x86-64 = SSE2: 8 int16 lanes; checked with -fopt-info-vec and objdump: paddw,
+# psubw, and pmaxsw/pminsw/pmaddwd for the output), but through pointers gcc must assume may overlap,
+# so each loop is compiled twice behind a run-time overlap check, with remainder loops for an H that
+# is not a multiple of 8. Here the pointers are `restrict` (an accumulator and the weights never
+# overlap), H is a multiple of 16 (the loader checks it) and, on x86-64 with GCC or Clang on ELF
+# systems, each function is also compiled for AVX2 (16 lanes) with the variant chosen once at load
+# time by the CPU (target_clones, through an ifunc): no -march=native, so one build runs on any
+# x86-64. Elsewhere the attribute is left out and the portable loops remain. int16 sums wrap (two's
+# complement: the build has -fwrapv, and the vector instructions wrap), as the format says.
+cdef extern from *:
+    """
+    #include <stddef.h>
+    #include <stdint.h>
+    #if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(JJ_NO_CLONES)
+    #  if __has_attribute(target_clones)
+    #    define JJ_CLONES __attribute__((target_clones("avx2", "default")))
+    #  endif
+    #endif
+    #ifndef JJ_CLONES
+    #  define JJ_CLONES
+    #endif
+    /* H is a multiple of 16: `h & ~15` says so to the compiler (no remainder loops); the index is a
+       ptrdiff_t, not an int whose wrapping (-fwrapv) the loop would have to allow for. Plain loops: a
+       loop split into blocks of 16 by hand is unrolled before the vectoriser sees it, and the dot
+       product then stays scalar. */
+
+    /* child = parent - removed + added */
+    JJ_CLONES static void jj_acc_move(int16_t *restrict child, const int16_t *restrict parent,
+                                      const int16_t *restrict removed, const int16_t *restrict added, int h) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++)
+            child[j] = (int16_t)(parent[j] - removed[j] + added[j]);
+    }
+
+    /* child = parent - removed + added - taken */
+    JJ_CLONES static void jj_acc_capture(int16_t *restrict child, const int16_t *restrict parent,
+                                         const int16_t *restrict removed, const int16_t *restrict added,
+                                         const int16_t *restrict taken, int h) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++)
+            child[j] = (int16_t)(parent[j] - removed[j] + added[j] - taken[j]);
+    }
+
+    /* acc = acc - removed + added (in place) */
+    JJ_CLONES static void jj_acc_sub_add(int16_t *restrict acc, const int16_t *restrict removed,
+                                         const int16_t *restrict added, int h) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++)
+            acc[j] = (int16_t)(acc[j] - removed[j] + added[j]);
+    }
+
+    /* acc -= column */
+    JJ_CLONES static void jj_acc_sub(int16_t *restrict acc, const int16_t *restrict column, int h) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++)
+            acc[j] = (int16_t)(acc[j] - column[j]);
+    }
+
+    /* acc += column */
+    JJ_CLONES static void jj_acc_add(int16_t *restrict acc, const int16_t *restrict column, int h) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++)
+            acc[j] = (int16_t)(acc[j] + column[j]);
+    }
+
+    /* sum_j clamp(acc[j], 0, qa) * weights[j] (int32: the loader bounds QA * sum|Wo|) */
+    JJ_CLONES static int32_t jj_clipped_dot(const int16_t *restrict acc, const int16_t *restrict weights,
+                                            int h, int16_t qa) {
+        ptrdiff_t n = h & ~15;
+        int32_t total = 0;
+        for (ptrdiff_t j = 0; j < n; j++) {
+            int16_t a = acc[j];
+            if (a < 0) a = 0;
+            if (a > qa) a = qa;
+            total += (int32_t)a * (int32_t)weights[j];
+        }
+        return total;
+    }
+    /* JJ_REFRESH_CACHE: 0 when built with -DJJ_NO_REFRESH_CACHE (for measuring what the cache saves). */
+    #ifdef JJ_NO_REFRESH_CACHE
+    #  define JJ_REFRESH_CACHE 0
+    #else
+    #  define JJ_REFRESH_CACHE 1
+    #endif
+    """
+    int JJ_REFRESH_CACHE
+    void jj_acc_sub_add(int16_t* acc, const int16_t* removed, const int16_t* added, int h) noexcept nogil
+    void jj_acc_sub(int16_t* acc, const int16_t* column, int h) noexcept nogil
+    void jj_acc_move(int16_t* child, const int16_t* parent, const int16_t* removed, const int16_t* added,
+                     int h) noexcept nogil
+    void jj_acc_capture(int16_t* child, const int16_t* parent, const int16_t* removed, const int16_t* added,
+                        const int16_t* taken, int h) noexcept nogil
+    void jj_acc_add(int16_t* acc, const int16_t* column, int h) noexcept nogil
+    int32_t jj_clipped_dot(const int16_t* acc, const int16_t* weights, int h, int16_t qa) noexcept nogil
+
 cdef enum:
     N_FEATURES = 1260          # (2 * 7) * 90: version 1's inputs, and one king bucket's of version 2
     N_KING_BUCKETS = 6         # version 2: the own general's d/e file (after the mirror) x 3 palace ranks
+    N_VIEWS = 2 * N_KING_BUCKETS   # bucket * 2 + mirror (9 of the 12 occur: a palace point each)
     NNUE_MAX_HIDDEN = 2048
     NNUE_ALIGN = 64            # bytes: the arrays start on a cache line, which helps the vectorised loops
     # AccumulatorStack.pending codes below 16 (piece ids start at 16).
@@ -64,6 +161,13 @@ cdef struct AccumulatorStack:
     # afresh at the ply evaluated, and the plies between it and its last computed one are left uncomputed.
     uint8_t computed[MAX_PLY + 2]
     uint64_t refreshes         # accumulators computed afresh after an own general's move (for tests, measurements)
+    # The refresh cache (Pikafish's "Finny table"), for version 2 networks: per perspective and view, an
+    # accumulator of that view and the squares of the pieces (by id; 0 off the board) it sums. A refresh
+    # brings the entry of the new view up to the position by the pieces that differ (the few that moved or
+    # were taken since the general last stood there) and copies it, instead of summing all ~32 pieces.
+    # Reset (to the biases and no pieces) at the start of each search: the network may have changed.
+    int16_t* cache             # [2][N_VIEWS][hidden], allocated with values
+    uint8_t cache_square[2][N_VIEWS][48]
 
 
 # FEATURE_BASE[perspective][piece id]: (s * 7 + t) * 90 for the piece's side s (0: the perspective's own)
@@ -128,40 +232,32 @@ cdef void* aligned_alloc_or_null(size_t size) noexcept nogil:
 
 
 # -- the accumulators --------------------------------------------------------------------------------
-# The loops are plain int16 arithmetic over H (a multiple of 16): gcc -O3 vectorises them. Sums outside
+# The loops are plain int16 arithmetic over H (a multiple of 16), in the C helpers above. Sums outside
 # int16 wrap (two's complement); addition modulo 2**16 does not depend on the order, so an updated
 # accumulator always equals a refreshed one, and the reference in tests/test_nnue.py wraps the same way.
 
 cdef void refresh_accumulator(NnueNetwork* net, Pos* p, int persp, int16_t* acc) noexcept nogil:
     """acc = biases + the weights of every piece's feature from persp's view (from scratch)."""
-    cdef int j, piece, sq, h = net.hidden
+    cdef int piece, sq, h = net.hidden
     cdef int view = perspective_view(net, p, persp)
-    cdef int16_t* column
-    for j in range(h):
-        acc[j] = net.biases[j]
+    memcpy(acc, net.biases, sizeof(int16_t) * h)
     for piece in range(16, 48):
         sq = p.square[piece]
         if sq:
-            column = feature_weights(net, persp, view, piece, sq)
-            for j in range(h):
-                acc[j] = acc[j] + column[j]
+            jj_acc_add(acc, feature_weights(net, persp, view, piece, sq), h)
 
 
 cdef void update_accumulator(NnueNetwork* net, int16_t* parent, int16_t* child, int persp, int view,
                              int piece, int from_sq, int to_sq, int captured) noexcept nogil:
     """child = parent after `piece` moved from from_sq to to_sq, capturing `captured` (0: none); persp's
     view is the same before and after (the move is not persp's own general's, in version 2)."""
-    cdef int j, h = net.hidden
     cdef int16_t* removed = feature_weights(net, persp, view, piece, from_sq)
     cdef int16_t* added = feature_weights(net, persp, view, piece, to_sq)
-    cdef int16_t* taken
     if captured:
-        taken = feature_weights(net, persp, view, captured, to_sq)
-        for j in range(h):
-            child[j] = parent[j] - removed[j] + added[j] - taken[j]
+        jj_acc_capture(child, parent, removed, added, feature_weights(net, persp, view, captured, to_sq),
+                       net.hidden)
     else:
-        for j in range(h):
-            child[j] = parent[j] - removed[j] + added[j]
+        jj_acc_move(child, parent, removed, added, net.hidden)
 
 
 cdef inline int16_t* stack_entry(AccumulatorStack* stack, int ply, int persp) noexcept nogil:
@@ -184,15 +280,56 @@ cdef bint stack_reserve(AccumulatorStack* stack, int hidden) noexcept nogil:
     if stack.hidden == hidden:
         return True
     free(stack.values)
+    free(stack.cache)
     stack.values = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * (MAX_PLY + 2) * 2 * hidden)
-    stack.hidden = hidden if stack.values != NULL else 0
-    return stack.values != NULL
+    stack.cache = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * N_VIEWS * hidden)
+    if stack.values == NULL or stack.cache == NULL:
+        stack_free(stack)
+        return False
+    stack.hidden = hidden
+    return True
 
 
 cdef void stack_free(AccumulatorStack* stack) noexcept nogil:
     free(stack.values)
-    stack.values = NULL
+    free(stack.cache)
+    stack.values = stack.cache = NULL
     stack.hidden = 0
+
+
+cdef inline int16_t* cache_entry(AccumulatorStack* stack, int persp, int view) noexcept nogil:
+    return stack.cache + <Py_ssize_t>(persp * N_VIEWS + view) * stack.hidden
+
+
+cdef void cache_reset(AccumulatorStack* stack, NnueNetwork* net) noexcept nogil:
+    """Every entry of the refresh cache: the biases, no pieces."""
+    cdef int persp, view
+    for persp in range(2):
+        for view in range(N_VIEWS):
+            memcpy(cache_entry(stack, persp, view), net.biases, sizeof(int16_t) * net.hidden)
+    memset(stack.cache_square, 0, sizeof(stack.cache_square))
+
+
+cdef void cache_refresh(AccumulatorStack* stack, NnueNetwork* net, Pos* p, int persp, int16_t* acc) noexcept nogil:
+    """acc = persp's accumulator of p (as refresh_accumulator), through the refresh cache's entry of
+    persp's view: that entry is brought up to p piece by piece, then copied."""
+    cdef int piece, old_sq, new_sq, h = net.hidden
+    cdef int view = perspective_view(net, p, persp)
+    cdef int16_t* entry = cache_entry(stack, persp, view)
+    cdef uint8_t* cached = stack.cache_square[persp][view]
+    for piece in range(16, 48):
+        old_sq = cached[piece]
+        new_sq = p.square[piece]
+        if old_sq != new_sq:
+            if old_sq and new_sq:
+                jj_acc_sub_add(entry, feature_weights(net, persp, view, piece, old_sq),
+                               feature_weights(net, persp, view, piece, new_sq), h)
+            elif old_sq:
+                jj_acc_sub(entry, feature_weights(net, persp, view, piece, old_sq), h)
+            else:
+                jj_acc_add(entry, feature_weights(net, persp, view, piece, new_sq), h)
+            cached[piece] = new_sq
+    memcpy(acc, entry, sizeof(int16_t) * h)
 
 
 cdef void stack_set_root(AccumulatorStack* stack, NnueNetwork* net, Pos* p) noexcept nogil:
@@ -201,6 +338,8 @@ cdef void stack_set_root(AccumulatorStack* stack, NnueNetwork* net, Pos* p) noex
     refresh_accumulator(net, p, BLACK, stack_entry(stack, 0, BLACK))
     stack.pending[0] = ACC_ROOT
     stack.computed[0] = 3
+    if net.king_buckets:
+        cache_reset(stack, net)
 
 
 cdef void stack_bring_up_to_date(AccumulatorStack* stack, NnueNetwork* net, Pos* p, int root_ply,
@@ -222,7 +361,10 @@ cdef void stack_bring_up_to_date(AccumulatorStack* stack, NnueNetwork* net, Pos*
             refresh |= stack.pending[first] == own_general
             first -= 1
         if refresh and net.king_buckets:
-            refresh_accumulator(net, p, persp, stack_entry(stack, ply, persp))
+            if JJ_REFRESH_CACHE:
+                cache_refresh(stack, net, p, persp, stack_entry(stack, ply, persp))
+            else:
+                refresh_accumulator(net, p, persp, stack_entry(stack, ply, persp))
             stack.computed[ply] |= 1 << persp
             stack.refreshes += 1
             continue
@@ -242,28 +384,13 @@ cdef void stack_bring_up_to_date(AccumulatorStack* stack, NnueNetwork* net, Pos*
 
 # -- the output ----------------------------------------------------------------------------------------
 
-cdef inline int32_t clipped_dot(int16_t* acc, int16_t* weights, int h, int16_t qa) noexcept nogil:
-    """sum_j clamp(acc[j], 0, qa) * weights[j]."""
-    cdef int j
-    cdef int16_t a
-    cdef int32_t total = 0
-    for j in range(h):
-        a = acc[j]
-        if a < 0:
-            a = 0
-        if a > qa:
-            a = qa
-        total += <int32_t>a * <int32_t>weights[j]
-    return total
-
-
 cdef int network_output(NnueNetwork* net, int16_t* us, int16_t* them) noexcept nogil:
     """The evaluation (centipawns, side to move's view) of the accumulators of the side to move (us) and
     of the other side: floor(out * SCALE / (QA * QB)), rounded towards minus infinity like Python's //
     (C's / truncates towards zero, hence the correction)."""
     cdef int h = net.hidden
-    cdef int32_t out = (clipped_dot(us, net.out_weights, h, <int16_t>net.qa)
-                        + clipped_dot(them, net.out_weights + h, h, <int16_t>net.qa) + net.out_bias)
+    cdef int32_t out = (jj_clipped_dot(us, net.out_weights, h, <int16_t>net.qa)
+                        + jj_clipped_dot(them, net.out_weights + h, h, <int16_t>net.qa) + net.out_bias)
     cdef int64_t scaled = <int64_t>out * net.scale
     cdef int64_t divisor = <int64_t>net.qa * net.qb
     cdef int64_t quotient = scaled // divisor     # C division (the build sets cdivision)

@@ -190,6 +190,11 @@ cdef class Searcher:
         """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
         self._arm_deadlines(now_ns(), soft_ms, hard_ms)
 
+    def nnue_refreshes(self):
+        """The accumulators the main search thread has computed afresh after an own general's move (a
+        version 2 network's refreshes) since the Searcher was made: for measuring what they cost."""
+        return self.main.acc.refreshes
+
     def evaluate(self, Board board):
         """The static evaluation the search would use (the network's or the hand-crafted one), side to
         move's view."""
