@@ -350,6 +350,7 @@ def test_a_bad_v2_file_is_refused_with_its_reason(tmp_path):
         engine.configure(eval_file=str(good))
         assert engine.evaluate() == reference_evaluate(read_net(good), Position().kernel_board)
         assert _core.network_version() == 2
+        assert "(16 hidden units, king buckets) enabled" in engine.evaluation_summary()
     finally:
         engine.shutdown()
         _core.clear_network()
