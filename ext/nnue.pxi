@@ -36,16 +36,17 @@ from posix.stdlib cimport posix_memalign
 # psubw, and pmaxsw/pminsw/pmaddwd for the output), but through pointers gcc must assume may overlap,
 # so each loop is compiled twice behind a run-time overlap check, with remainder loops for an H that
 # is not a multiple of 8. Here the pointers are `restrict` (an accumulator and the weights never
-# overlap), H is a multiple of 16 (the loader checks it) and, on x86-64 with GCC or Clang on ELF
-# systems, each function is also compiled for AVX2 (16 lanes) with the variant chosen once at load
-# time by the CPU (target_clones, through an ifunc): no -march=native, so one build runs on any
-# x86-64. Elsewhere the attribute is left out and the portable loops remain. int16 sums wrap (two's
+# overlap), H is a multiple of 16 (the loader checks it) and, on x86-64 with glibc (GCC or Clang),
+# each function is also compiled for AVX2 (16 lanes) with the variant chosen once at load time by the
+# CPU (target_clones, through an ifunc, which glibc provides and musl does not): no -march=native, so
+# one build runs on any x86-64. Elsewhere the attribute is left out and the portable loops remain.
+# -DJJ_NO_CLONES builds without the AVX2 variants (for comparing them). int16 sums wrap (two's
 # complement: the build has -fwrapv, and the vector instructions wrap), as the format says.
 cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
-    #if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(JJ_NO_CLONES)
+    #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) && !defined(JJ_NO_CLONES)
     #  if __has_attribute(target_clones)
     #    define JJ_CLONES __attribute__((target_clones("avx2", "default")))
     #  endif
