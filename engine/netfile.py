@@ -1,4 +1,4 @@
-"""NNUE network files, format "JJNN" version 1: read, write and check them (stdlib only).
+"""NNUE network files, format "JJNN" versions 1 and 2: read, write and check them (stdlib only).
 
     net = read_net("nets/first.jjnn")      # NetFileError (a ValueError) says what is wrong with a bad file
     write_net("copy.jjnn", net)
@@ -16,10 +16,29 @@ The network (the engine's evaluation when a file is loaded, ext/nnue.pxi; the tr
   centipawns, side to move's view, is floor(out * SCALE / (QA * QB)): rounded towards minus infinity, as
   Python's `//` and numpy.floor_divide do (not C's truncating `/`; the kernel corrects for it).
 
-The file, little-endian: magic b"JJNN"; uint32 version (1); uint32 n_inputs (1260); uint32 hidden H
-(1..2048, a multiple of 16); int32 QA, QB, SCALE; int16 W[n_inputs][H] (feature-major: all H weights of
-feature 0 first); int16 b[H]; int16 Wo[2H]; int32 bo; uint32 CRC-32 (zlib.crc32) of every byte before
-it. Nothing after it.
+The file, little-endian: magic b"JJNN"; uint32 version (1 or 2); uint32 n_inputs (1260 for version 1,
+7560 for version 2); uint32 hidden H (1..2048, a multiple of 16); int32 QA, QB, SCALE; int16
+W[n_inputs][H] (feature-major: all H weights of feature 0 first); int16 b[H]; int16 Wo[2H]; int32 bo;
+uint32 CRC-32 (zlib.crc32) of every byte before it. Nothing after it.
+
+Version 2 ("king buckets"): the same network, with the features of each perspective bucketed by where
+that perspective's own general stands (as Pikafish's HalfKAv2_hm feature transformer does), N_INPUTS_V2
+= 6 * 1260 = 7560 inputs. With the own general on file kf and relative rank kr' (r' as above; kf 3..5,
+kr' 0..2: the palace's 9 points):
+
+- mirror = (kf == 5): when the general is on the f-file, every square's file f is read as 8 - f (the
+  board seen in a left-right mirror), so that the general always stands on the d- or e-file. The
+  e-file is its own mirror image, and on it the board is never mirrored: the simplest tie rule that is
+  consistent (Pikafish decides the e-file by the enemy king's file and then by the material, which would
+  make an enemy general's move refresh the other perspective too). The price: a position with the own
+  general on the e-file and its mirror image are different inputs, which training with --mirror covers.
+- bucket = kr' * 2 + (kf' - 3), kf' = 8 - kf when mirrored else kf (0..5: d/e file x 3 ranks).
+- index = bucket * 1260 + (s * 7 + t) * 90 + r' * 9 + f', f' = 8 - f when mirrored, else f
+  (feature_index_v2 below; king_bucket gives the bucket and the mirror).
+
+Every move of a perspective's own general changes its bucket or its mirror (a one-step move changes
+the general's rank or file, and each palace point has its own pair), so the engine computes that
+perspective's accumulator afresh after it; any other move updates it incrementally as in version 1.
 
 Beyond the layout, a Network must keep its arithmetic inside the kernel's integers: 1 <= QA <= 32767,
 QB >= 1, QA * QB and SCALE below 2**31, SCALE >= 1, and QA * sum(|Wo|) + |bo| < 2**31 (so that the int32
@@ -36,13 +55,20 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Union
 
-__all__ = ["MAGIC", "VERSION", "N_INPUTS", "MAX_HIDDEN", "HIDDEN_MULTIPLE", "NetFileError", "Network",
+__all__ = ["MAGIC", "VERSION", "VERSIONS", "N_INPUTS", "N_INPUTS_V2", "N_BUCKETS", "MAX_HIDDEN", "inputs_of",
+           "king_bucket", "feature_index_v2", "HIDDEN_MULTIPLE", "NetFileError", "Network",
            "feature_index", "read_net", "write_net", "encode_net", "decode_net", "random_network"]
 
 MAGIC = b"JJNN"
+#: The version of the plain feature set (the default of a Network, as files of before version 2 are).
 VERSION = 1
+#: The versions read and written: 1 (plain features), 2 (king buckets with the file mirror).
+VERSIONS = (1, 2)
 #: 2 sides (own, opponent's) x 7 piece types x 90 squares.
 N_INPUTS = 1260
+#: Version 2: the own general's 6 buckets (d/e file after the mirror x 3 ranks).
+N_BUCKETS = 6
+N_INPUTS_V2 = N_BUCKETS * N_INPUTS
 MAX_HIDDEN = 2048
 #: The hidden size is a multiple of this, so that the kernel's int16 loops need no remainder.
 HIDDEN_MULTIPLE = 16
@@ -58,7 +84,15 @@ _INT16_MAX = 32767
 
 
 class NetFileError(ValueError):
-    """A network file (or Network) that is not a valid JJNN version 1 network; the message says why."""
+    """A network file (or Network) that is not a valid JJNN network; the message says why."""
+
+
+def inputs_of(version: int) -> int:
+    """The number of input features of a JJNN version."""
+    if version not in VERSIONS:
+        raise NetFileError(f"JJNN version {version} is not supported: this engine reads versions "
+                           f"{', '.join(map(str, VERSIONS))}")
+    return N_INPUTS if version == 1 else N_INPUTS_V2
 
 
 def feature_index(perspective: int, color: int, piece_type: int, file: int, rank: int) -> int:
@@ -67,6 +101,24 @@ def feature_index(perspective: int, color: int, piece_type: int, file: int, rank
     relative_rank = rank if perspective == 0 else 9 - rank
     own = 0 if color == perspective else 1
     return (own * 7 + piece_type) * 90 + relative_rank * 9 + file
+
+
+def king_bucket(perspective: int, king_file: int, king_rank: int) -> tuple[int, bool]:
+    """Version 2: (bucket 0..5, mirror) of `perspective` (0 Red, 1 Black) whose own general stands on
+    (king_file, king_rank), board coordinates. Raises NetFileError for a point outside its palace."""
+    relative_rank = king_rank if perspective == 0 else 9 - king_rank
+    if not (3 <= king_file <= 5 and 0 <= relative_rank <= 2):
+        raise NetFileError(f"a general on file {king_file}, rank {king_rank} is outside its palace")
+    mirror = king_file == 5
+    return relative_rank * 2 + ((8 - king_file) if mirror else king_file) - 3, mirror
+
+
+def feature_index_v2(perspective: int, color: int, piece_type: int, file: int, rank: int, king_file: int,
+                     king_rank: int) -> int:
+    """Version 2: the input index of a piece (as feature_index) from `perspective`'s view, its own
+    general on (king_file, king_rank)."""
+    bucket, mirror = king_bucket(perspective, king_file, king_rank)
+    return bucket * N_INPUTS + feature_index(perspective, color, piece_type, 8 - file if mirror else file, rank)
 
 
 def _int16_array(name: str, values: Iterable[int]) -> array:
@@ -80,8 +132,9 @@ def _int16_array(name: str, values: Iterable[int]) -> array:
 
 @dataclass(frozen=True)
 class Network:
-    """One JJNN network. weights: N_INPUTS * hidden int16, feature-major (weights[i * hidden + j] is
-    W[i][j]); biases: hidden; out_weights: 2 * hidden (the side to move's half first); out_bias: int32.
+    """One JJNN network. weights: n_inputs * hidden int16 (n_inputs: N_INPUTS for version 1, N_INPUTS_V2
+    for version 2), feature-major (weights[i * hidden + j] is W[i][j]); biases: hidden; out_weights:
+    2 * hidden (the side to move's half first); out_bias: int32; version: the feature set (1 or 2).
     Any sequence of ints is accepted for the arrays and kept as array('h'). Raises NetFileError when the
     sizes or the quantisation constants are out of bounds (see the module docstring)."""
 
@@ -93,10 +146,12 @@ class Network:
     qa: int = DEFAULT_QA
     qb: int = DEFAULT_QB
     scale: int = DEFAULT_SCALE
+    version: int = VERSION
 
     def __post_init__(self) -> None:
+        n_inputs = inputs_of(self.version)
         _check_hidden(self.hidden)
-        for name, length in (("weights", N_INPUTS * self.hidden), ("biases", self.hidden),
+        for name, length in (("weights", n_inputs * self.hidden), ("biases", self.hidden),
                              ("out_weights", 2 * self.hidden)):
             values = _int16_array(name, getattr(self, name))
             object.__setattr__(self, name, values)
@@ -112,7 +167,7 @@ class Network:
 
     @property
     def n_inputs(self) -> int:
-        return N_INPUTS
+        return inputs_of(self.version)
 
 
 def _check_hidden(hidden: int) -> None:
@@ -149,15 +204,15 @@ def _int16_from(data: bytes, offset: int, count: int) -> array:
 def encode_net(network: Network) -> bytes:
     """The bytes of a JJNN file holding `network`."""
     body = b"".join((
-        _HEADER.pack(MAGIC, VERSION, N_INPUTS, network.hidden, network.qa, network.qb, network.scale),
+        _HEADER.pack(MAGIC, network.version, network.n_inputs, network.hidden, network.qa, network.qb, network.scale),
         _little_endian(network.weights), _little_endian(network.biases), _little_endian(network.out_weights),
         _INT32.pack(network.out_bias),
     ))
     return body + _UINT32.pack(zlib.crc32(body))
 
 
-def _file_size(hidden: int) -> int:
-    return _HEADER.size + 2 * (N_INPUTS * hidden + hidden + 2 * hidden) + _INT32.size + _UINT32.size
+def _file_size(n_inputs: int, hidden: int) -> int:
+    return _HEADER.size + 2 * (n_inputs * hidden + hidden + 2 * hidden) + _INT32.size + _UINT32.size
 
 
 def decode_net(data: bytes) -> Network:
@@ -168,13 +223,13 @@ def decode_net(data: bytes) -> Network:
     if len(data) < _HEADER.size:
         raise NetFileError(f"truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte header")
     _, version, n_inputs, hidden, qa, qb, scale = _HEADER.unpack_from(data)
-    if version != VERSION:
-        raise NetFileError(f"JJNN version {version} is not supported: this engine reads version {VERSION}")
-    if n_inputs != N_INPUTS:
-        raise NetFileError(f"the network has {n_inputs} inputs; this engine's features need {N_INPUTS}")
+    expected_inputs = inputs_of(version)
+    if n_inputs != expected_inputs:
+        raise NetFileError(f"the network has {n_inputs} inputs; JJNN version {version}'s features need "
+                           f"{expected_inputs}")
     _check_hidden(hidden)
     _check_constants(qa, qb, scale)
-    expected = _file_size(hidden)
+    expected = _file_size(n_inputs, hidden)
     if len(data) < expected:
         raise NetFileError(f"truncated: {len(data)} bytes, a network of hidden size {hidden} needs {expected}")
     if len(data) > expected:
@@ -186,19 +241,19 @@ def decode_net(data: bytes) -> Network:
         raise NetFileError(f"CRC mismatch: the file says {stored:08x}, its contents give {computed:08x} "
                            f"(the file is damaged)")
     offset = _HEADER.size
-    weights = _int16_from(data, offset, N_INPUTS * hidden)
-    offset += 2 * N_INPUTS * hidden
+    weights = _int16_from(data, offset, n_inputs * hidden)
+    offset += 2 * n_inputs * hidden
     biases = _int16_from(data, offset, hidden)
     offset += 2 * hidden
     out_weights = _int16_from(data, offset, 2 * hidden)
     offset += 4 * hidden
     out_bias = _INT32.unpack_from(data, offset)[0]
-    return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale)
+    return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale, version)
 
 
 def read_net(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]) -> Network:
     """Read a network from a file path or from the bytes of a file. Raises NetFileError (with the path
-    in its message) for a file that cannot be read or is not a valid JJNN version 1 network."""
+    in its message) for a file that cannot be read or is not a valid JJNN network."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return decode_net(source)
     try:
@@ -219,12 +274,12 @@ def write_net(path: Union[str, "os.PathLike[str]"], network: Network) -> None:
 
 
 def random_network(hidden: int = 256, seed: int = 0, weight_range: int = 64, qa: int = DEFAULT_QA,
-                   qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE) -> Network:
+                   qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE, version: int = VERSION) -> Network:
     """A network of uniform random weights in [-weight_range, weight_range] (for tests and speed
     measurements: it plays nonsense). The range keeps an accumulator of 32 pieces inside int16 as long
     as 33 * weight_range <= 32767."""
     rng = random.Random(seed)
     def values(count: int) -> array:
         return array("h", [rng.randint(-weight_range, weight_range) for _ in range(count)])
-    return Network(hidden, values(N_INPUTS * hidden), values(hidden), values(2 * hidden),
-                   rng.randint(-1000, 1000), qa, qb, scale)
+    return Network(hidden, values(inputs_of(version) * hidden), values(hidden), values(2 * hidden),
+                   rng.randint(-1000, 1000), qa, qb, scale, version)

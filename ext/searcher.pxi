@@ -190,6 +190,11 @@ cdef class Searcher:
         """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
         self._arm_deadlines(now_ns(), soft_ms, hard_ms)
 
+    def nnue_refreshes(self):
+        """The accumulators the main search thread has computed afresh after an own general's move (a
+        version 2 network's refreshes) since the Searcher was made: for measuring what they cost."""
+        return self.main.acc.refreshes
+
     def evaluate(self, Board board):
         """The static evaluation the search would use (the network's or the hand-crafted one), side to
         move's view."""
@@ -479,13 +484,14 @@ cdef class Searcher:
         return move, bound, score_from_tt(entry.score, 0), entry.depth
 
 
-def nnue_check_incremental(Board board, actions):
+def nnue_check_incremental(Board board, actions, bint with_refreshes=False):
     """Test hook: walk from the board's position as a search does, with a search worker's accumulator
     stack, and check the lazily updated accumulators against ones computed from scratch.
 
     actions: ICCS moves (made as the search makes them), "null" (a null move), "undo" (take back the last
     move or null move) and "eval" (evaluate the current node). Returns one bool per "eval": whether both
-    perspectives' accumulators equal a refresh. Raises RuntimeError without a network (set_network),
+    perspectives' accumulators equal a refresh; with `with_refreshes`, (that list, the number of
+    accumulators the walk computed afresh after an own general's move: version 2 networks). Raises RuntimeError without a network (set_network),
     ValueError for an illegal move, an undo at the start, or a walk deeper than the search goes.
     """
     cdef _NetworkArrays network = loaded_network
@@ -539,7 +545,8 @@ def nnue_check_incremental(Board board, actions):
                     update_rule_state(&w.pos)
                 made.append(action == "null")
                 ply += 1
+        refreshes = w.acc.refreshes
     finally:
         free(scratch)
         free_worker(w)
-    return results
+    return (results, refreshes) if with_refreshes else results

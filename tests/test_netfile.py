@@ -1,5 +1,5 @@
-"""engine/netfile.py: the JJNN version 1 network file, written and read back, and every kind of malformed
-file rejected with a message that says what is wrong."""
+"""engine/netfile.py: the JJNN network files (version 1, and version 2 with its king buckets), written and
+read back, and every kind of malformed file rejected with a message that says what is wrong."""
 from __future__ import annotations
 
 import struct
@@ -9,8 +9,8 @@ from array import array
 import pytest
 
 from engine.netfile import (
-    MAGIC, N_INPUTS, NetFileError, Network, decode_net, encode_net, feature_index, random_network, read_net,
-    write_net,
+    MAGIC, N_INPUTS, N_INPUTS_V2, NetFileError, Network, decode_net, encode_net, feature_index,
+    feature_index_v2, king_bucket, random_network, read_net, write_net,
 )
 
 HEADER = struct.Struct("<4sIIIiii")
@@ -84,7 +84,9 @@ def test_feature_index_follows_the_spec():
     (lambda d: b"", "not a JJNN network file"),
     (lambda d: b"NNJJ" + d[4:], "not a JJNN network file"),
     (lambda d: d[:20], "shorter than the 28-byte header"),
-    (lambda d: with_header(d, version=2), "version 2 is not supported"),
+    (lambda d: with_header(d, version=3), "version 3 is not supported"),
+    (lambda d: with_header(d, version=0), "version 0 is not supported"),
+    (lambda d: with_header(d, version=2), "1260 inputs; JJNN version 2's features need 7560"),
     (lambda d: with_header(d, n_inputs=1261), "1261 inputs"),
     (lambda d: with_header(d, hidden=0), "hidden size 0 is out of range"),
     (lambda d: with_header(d, hidden=24), "hidden size 24 is out of range"),
@@ -149,3 +151,63 @@ def test_other_quantisation_constants_round_trip():
     odd = random_network(hidden=16, seed=1, qa=127, qb=32, scale=600)
     assert read_net(encode_net(odd)) == odd
     assert decode_net(encode_net(odd)).scale == 600
+
+
+# -- version 2: the king buckets -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def net_v2() -> Network:
+    return random_network(hidden=16, seed=4, version=2)
+
+
+def test_version_2_round_trip_and_layout(tmp_path, net_v2):
+    path = tmp_path / "v2.jjnn"
+    write_net(path, net_v2)
+    again = read_net(path)
+    assert again == net_v2 and again.version == 2 and again.n_inputs == N_INPUTS_V2 == 7560
+    data = path.read_bytes()
+    assert header(data) == [MAGIC, 2, 7560, 16, 255, 64, 400]
+    assert len(data) == HEADER.size + 2 * (7560 * 16 + 16 + 32) + 4 + 4
+    # A version 1 network of the same arrays is refused: its weights are 6 times too many.
+    with pytest.raises(NetFileError, match="weights has 120960 values"):
+        Network(16, net_v2.weights, net_v2.biases, net_v2.out_weights, 0)
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda d: d[:-1], "truncated"),
+    (lambda d: d[:HEADER.size + 2 * 1260 * 16 + 100], "truncated: .* needs 242052"),
+    (lambda d: with_header(d, n_inputs=1260), "1260 inputs; JJNN version 2's features need 7560"),
+    (lambda d: with_header(d, version=1), "7560 inputs; JJNN version 1's features need 1260"),
+    (lambda d: d[:5000] + bytes([d[5000] ^ 4]) + d[5001:], "CRC mismatch"),
+    (lambda d: recrc(d + b"xy"), "2 trailing bytes"),
+])
+def test_bad_version_2_files_are_refused(net_v2, corrupt, message):
+    with pytest.raises(NetFileError, match=message):
+        read_net(corrupt(encode_net(net_v2)))
+
+
+def test_king_buckets_and_the_mirror():
+    # Red's general: d0 e0 f0 / d1 e1 f1 / d2 e2 f2; the f-file mirrored onto the d-file's bucket.
+    assert [king_bucket(0, f, r) for r in range(3) for f in (3, 4, 5)] == [
+        (0, False), (1, False), (0, True), (2, False), (3, False), (2, True), (4, False), (5, False), (4, True)]
+    # Black's ranks count from its own back rank (rank 9 is its 0).
+    assert king_bucket(1, 4, 9) == (1, False) and king_bucket(1, 5, 7) == (4, True)
+    with pytest.raises(NetFileError, match="outside its palace"):
+        king_bucket(0, 4, 3)
+    with pytest.raises(NetFileError, match="outside its palace"):
+        king_bucket(1, 2, 9)
+    # Every palace point gives a different (bucket, mirror): any general move changes one of them.
+    assert len({king_bucket(0, f, r) for f in (3, 4, 5) for r in range(3)}) == 9
+
+
+def test_feature_index_v2_follows_the_spec():
+    # Own general on e0: bucket 1, not mirrored: the version 1 index moved up by one bucket.
+    assert feature_index_v2(0, 1, 4, 0, 9, 4, 0) == 1260 + feature_index(0, 1, 4, 0, 9)
+    # Own general on f1: bucket 2, mirrored: a chariot on a9 is read on i9.
+    assert feature_index_v2(0, 1, 4, 0, 9, 5, 1) == 2 * 1260 + feature_index(0, 1, 4, 8, 9)
+    # Black's general on d8 (its relative rank 1): bucket 2, not mirrored.
+    assert feature_index_v2(1, 0, 6, 2, 3, 3, 8) == 2 * 1260 + feature_index(1, 0, 6, 2, 3)
+    indices = {feature_index_v2(p, c, t, f, r, kf, kr) for p in range(2) for c in range(2) for t in range(7)
+               for f in range(9) for r in range(10) for kf in (3, 4, 5)
+               for kr in ((0, 1, 2) if p == 0 else (7, 8, 9))}
+    assert indices == set(range(N_INPUTS_V2))

@@ -375,3 +375,130 @@ def test_engine_evaluates_the_trained_net_as_the_trainer_does(tmp_path):
             assert abs(engine_value - value) <= nnue_net.rounding_bound(net, len(position.piece_map()))
     finally:
         _core.clear_network()
+
+
+# -- the king-bucketed feature set (JJNN version 2) ---------------------------------------------------
+
+def test_v2_features_match_the_spec_by_piece_map():
+    positions = random_positions(60, seed=23)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    for mirrored_image in (False, True):
+        us, them = nnue_net.record_features(records, 2, mirrored=mirrored_image)
+        for position, u, t in zip(positions, us, them):
+            black = 1 if position.turn == "black" else 0
+            pieces = (mirrored(position) if mirrored_image else position).piece_map()
+            assert sorted(int(i) for i in u if i != nnue_net.NO_FEATURE) == nnue_net.position_features(pieces, black, 2)
+            assert sorted(int(i) for i in t if i != nnue_net.NO_FEATURE) == \
+                nnue_net.position_features(pieces, 1 - black, 2)
+    # Version 1's mirrored records are mirror_features of its features.
+    us, _ = nnue_net.record_features(records)
+    assert np.array_equal(np.sort(nnue_net.mirror_features(us), axis=1),
+                          np.sort(nnue_net.record_features(records, mirrored=True)[0], axis=1))
+    from engine import _core
+    for position in positions[:20]:
+        red, black = _core.nnue_features(position.kernel_board, 2)
+        assert red == nnue_net.position_features(position.piece_map(), 0, 2)
+        assert black == nnue_net.position_features(position.piece_map(), 1, 2)
+
+
+def random_net_v2(hidden: int, seed: int = 1) -> "nnue_net.FloatNet":
+    rng = np.random.default_rng(seed)
+    return nnue_net.FloatNet(rng.normal(0, 0.1, (nnue_net.N_INPUTS_V2, hidden)), rng.normal(0.5, 0.2, hidden),
+                             rng.normal(0, 0.3, 2 * hidden), -0.03)
+
+
+def test_v2_quantised_file_round_trip(tmp_path):
+    qnet = nnue_net.quantise(random_net_v2(16))
+    assert qnet.version == 2
+    path = str(tmp_path / "v2.jjnn")
+    nnue_net.write_jjnn(path, qnet)
+    assert struct.unpack_from("<4sIIIiii", open(path, "rb").read()) == (b"JJNN", 2, 7560, 16, 255, 64, 400)
+    back = nnue_net.read_jjnn(path)
+    assert back.version == 2 and np.array_equal(back.W, qnet.W) and back.bo == qnet.bo
+
+
+def test_engine_evaluates_a_trained_v2_net_as_the_trainer_does(tmp_path):
+    # The kernel's integer evaluation of a version 2 file equals the trainer's reference exactly.
+    from engine import _core, netfile
+
+    net = random_net_v2(32, seed=4)
+    qnet = nnue_net.quantise(net)
+    path = str(tmp_path / "v2.jjnn")
+    nnue_net.write_jjnn(path, qnet)
+    positions = random_positions(60, seed=17)
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    batch = nnue_net.evaluate_quantised(qnet, *nnue_net.record_features(records, 2))
+    floats = nnue_net.evaluate_float(net, *nnue_net.record_features(records, 2))
+    _core.set_network(netfile.read_net(path))
+    try:
+        values = []
+        for position, expected, value in zip(positions, batch, floats):
+            engine_value = _core.nnue_evaluate(position.kernel_board)
+            assert engine_value == expected == \
+                nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+            assert abs(engine_value - value) <= nnue_net.rounding_bound(net, len(position.piece_map()))
+            values.append(engine_value)
+        assert len(set(values)) > 30
+    finally:
+        _core.clear_network()
+
+
+def test_factorised_king_buckets_fold_into_the_same_network(selfplay_file):
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    records, _ = train_nnue.load([selfplay_file], 3000)
+    data = train_nnue.data_set(records[:200], 400.0, 0.7, mirror=True, factorise=True, version=2)
+    assert data.us.shape[1] == nnue_net.N_INPUTS_V2 + nnue_net.N_INPUTS + train_nnue.N_VIRTUAL
+    assert data.us[0].sum() == 3 * np.sum(nnue_net.record_features(records[:1], 2)[0][0] >= 0)   # 3 per piece
+    rng = np.random.default_rng(5)
+    net = train_nnue.initial_net(32, rng, factorise=True, version=2)
+    trainer = train_nnue.Trainer(net, 400.0, 1e-3)
+    trainer.params["W"][:] = rng.normal(0, 0.1, trainer.params["W"].shape)
+    *_, prediction = trainer.forward(data)
+    folded = trainer.snapshot()
+    assert folded.W.shape == (nnue_net.N_INPUTS_V2, 32) and folded.version == 2
+    half = len(data) // 2
+    us, them = nnue_net.record_features(data.records[:half], 2)
+    us_m, them_m = nnue_net.record_features(data.records[:half], 2, mirrored=True)
+    us, them = np.concatenate([us, us_m]), np.concatenate([them, them_m])
+    expected = train_nnue.sigmoid(nnue_net.evaluate_float(folded, us, them) / 400.0)
+    assert np.allclose(prediction, expected, atol=1e-5)
+
+
+def test_trainer_command_line_king_buckets(selfplay_file, tmp_path):
+    pytest.importorskip("scipy")
+    import train_nnue
+    from engine import _core, netfile
+
+    path = str(tmp_path / "kb.jjnn")
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
+                            "--features", "king-buckets", "--mirror", "--factorise", "--validation", "0.34",
+                            "--check", "--max-minutes", "10"]) == 0
+    qnet = nnue_net.read_jjnn(path)
+    assert qnet.hidden == 16 and qnet.version == 2
+    _core.set_network(netfile.read_net(path))
+    try:
+        position = random_positions(1, seed=2)[0]
+        assert _core.nnue_evaluate(position.kernel_board) == \
+            nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+    finally:
+        _core.clear_network()
+
+
+def test_the_candidate_king_bucket_net_evaluates_as_the_reference():
+    # engine/nets/candidate-kb.jjnn (docs/nnue.md: not the default): a version 2 file the engine loads
+    # and evaluates exactly as the trainer's reference does.
+    from engine import _core, nets, netfile
+
+    path = nets.locate("candidate-kb.jjnn")
+    qnet = nnue_net.read_jjnn(path)
+    assert qnet.version == 2 and qnet.hidden == 256
+    _core.set_network(netfile.read_net(path))
+    try:
+        for position in random_positions(15, seed=19):
+            assert _core.nnue_evaluate(position.kernel_board) == \
+                nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+        assert abs(_core.nnue_evaluate(Position().kernel_board)) < 100     # the start: about even
+    finally:
+        _core.clear_network()

@@ -7,9 +7,12 @@ KABNRCP), on file f (0..8 from Red's left) and rank r (0..9 from Red's back rank
 
     (s * 7 + t) * 90 + r' * 9 + f,   s = 0 if c == P else 1,   r' = r for Red, 9 - r for Black
 
-(N_INPUTS = 1260; at most 32 active per perspective). The network, with H hidden units per perspective:
+(N_INPUTS = 1260; at most 32 active per perspective). The king-bucketed feature set (JJNN version 2,
+`version=2` below; engine/netfile.py defines it) puts that index in one of 6 blocks of 1260 chosen by the
+perspective's own general's palace point, with the files mirrored (f -> 8 - f) when it stands on the
+f-file: N_INPUTS_V2 = 7560 inputs. The network, with H hidden units per perspective:
 
-    acc_P = b + sum of W[i] over P's features          (W: N_INPUTS x H, b: H)
+    acc_P = b + sum of W[i] over P's features          (W: n_inputs x H, b: H)
     a_P   = clamp(acc_P, 0, 1)
     out   = a_us . wo[:H] + a_them . wo[H:] + bo       (us: the side to move)
     eval  = out * SCALE centipawns, from the side to move's view
@@ -32,24 +35,27 @@ from engine import netfile
 from engine.squares import parse_square
 
 N_INPUTS = netfile.N_INPUTS
+N_INPUTS_V2 = netfile.N_INPUTS_V2
+N_BUCKETS = netfile.N_BUCKETS
 QA = netfile.DEFAULT_QA
 QB = netfile.DEFAULT_QB
 SCALE = netfile.DEFAULT_SCALE
 MAX_PIECES = 32
 #: The largest |W| and |b| whose quantised values cannot overflow an int16 accumulator (992 / 255 = 3.89).
 WEIGHT_LIMIT = (32767 // (MAX_PIECES + 1)) / QA
-#: The padding index of the (n, MAX_PIECES) feature arrays: a row of zeros appended to W.
-NO_FEATURE = N_INPUTS
+#: The padding index of the (n, MAX_PIECES) feature arrays: -1, which picks the row of zeros appended to
+#: W (last), whatever the number of inputs.
+NO_FEATURE = -1
 
 _SQUARE = np.arange(90)
 _RANK = _SQUARE // 9
 _FILE = _SQUARE % 9
 
 
-def feature_indices(codes: np.ndarray, perspective: np.ndarray) -> np.ndarray:
+def feature_indices(codes: np.ndarray, perspective: np.ndarray, version: int = 1) -> np.ndarray:
     """The active features of each position for the given perspective (0 Red, 1 Black, per position):
     an (n, MAX_PIECES) int32 array, padded with NO_FEATURE. codes: (n, 90) square codes as in
-    nnue_data (0 empty, 1 + t Red, 9 + t Black)."""
+    nnue_data (0 empty, 1 + t Red, 9 + t Black); version: the feature set (1 plain, 2 king buckets)."""
     codes = np.asarray(codes)
     perspective = np.asarray(perspective, dtype=np.int32)[:, None]
     occupied = codes > 0
@@ -57,28 +63,58 @@ def feature_indices(codes: np.ndarray, perspective: np.ndarray) -> np.ndarray:
     ptype = (codes & 7).astype(np.int32) - 1
     own = (colour != perspective).astype(np.int32)        # 0: the perspective's own piece
     rank = np.where(perspective == 0, _RANK, 9 - _RANK)
-    index = (own * 7 + ptype) * 90 + rank * 9 + _FILE
+    file = _FILE
+    bucket = 0
+    if version == 2:
+        # The own general's square (code 1 Red's, 9 Black's): its bucket and mirror (engine/netfile.py).
+        king = np.argmax(codes == np.where(perspective == 0, 1, 9), axis=1)
+        king_file = _FILE[king]
+        king_rank = np.where(perspective[:, 0] == 0, _RANK[king], 9 - _RANK[king])
+        if np.any((king_file < 3) | (king_file > 5) | (king_rank > 2)):
+            raise ValueError("a position without its general in its palace")
+        mirror = (king_file == 5)[:, None]
+        bucket = (king_rank * 2 + np.where(mirror[:, 0], 8 - king_file, king_file) - 3)[:, None] * N_INPUTS
+        file = np.where(mirror, 8 - _FILE, _FILE)
+    elif version != 1:
+        raise ValueError(f"feature set version {version}: 1 or 2")
+    index = bucket + (own * 7 + ptype) * 90 + rank * 9 + file
     index = np.where(occupied, index, NO_FEATURE)
     # The occupied squares first (a stable sort keeps them in square order), then the padding.
     order = np.argsort(~occupied, axis=1, kind="stable")[:, :MAX_PIECES]
     return np.take_along_axis(index, order, axis=1).astype(np.int32)
 
 
-def position_features(piece_map: dict[str, str], perspective: int) -> list[int]:
+def position_features(piece_map: dict[str, str], perspective: int, version: int = 1) -> list[int]:
     """The active features of a position given as ``Position.piece_map()`` (square -> FEN letter), one
-    piece at a time through the engine's own definition (engine.netfile.feature_index): the check on
-    the array version, feature_indices."""
+    piece at a time through the engine's own definition (engine.netfile.feature_index, and
+    feature_index_v2 for version 2): the check on the array version, feature_indices."""
     out = []
+    king = "K" if perspective == 0 else "k"
+    king_file, king_rank = [parse_square(s) for s, letter in piece_map.items() if letter == king][0]
     for square, letter in piece_map.items():
         file, rank = parse_square(square)
         colour = 0 if letter.isupper() else 1
-        out.append(netfile.feature_index(perspective, colour, "KABNRCP".index(letter.upper()), file, rank))
+        piece_type = "KABNRCP".index(letter.upper())
+        if version == 2:
+            out.append(netfile.feature_index_v2(perspective, colour, piece_type, file, rank, king_file, king_rank))
+        else:
+            out.append(netfile.feature_index(perspective, colour, piece_type, file, rank))
     return sorted(out)
+
+
+def version_of(n_inputs: int) -> int:
+    """The feature set (JJNN version) of a network with this many inputs."""
+    if n_inputs == N_INPUTS:
+        return 1
+    if n_inputs == N_INPUTS_V2:
+        return 2
+    raise ValueError(f"{n_inputs} inputs: neither feature set's ({N_INPUTS}, {N_INPUTS_V2})")
 
 
 @dataclass
 class FloatNet:
-    """The float network: W (N_INPUTS, H), b (H,), wo (2H,), bo (a float)."""
+    """The float network: W (n_inputs, H), b (H,), wo (2H,), bo (a float); n_inputs N_INPUTS (version 1)
+    or N_INPUTS_V2 (version 2)."""
 
     W: np.ndarray
     b: np.ndarray
@@ -89,12 +125,16 @@ class FloatNet:
     def hidden(self) -> int:
         return len(self.b)
 
+    @property
+    def version(self) -> int:
+        return version_of(len(self.W))
+
 
 @dataclass
 class QuantNet:
     """The quantised network, as the JJNN file holds it."""
 
-    W: np.ndarray       # int16 (N_INPUTS, H)
+    W: np.ndarray       # int16 (n_inputs, H)
     b: np.ndarray       # int16 (H,)
     wo: np.ndarray      # int16 (2H,)
     bo: int             # int32
@@ -105,6 +145,10 @@ class QuantNet:
     @property
     def hidden(self) -> int:
         return len(self.b)
+
+    @property
+    def version(self) -> int:
+        return version_of(len(self.W))
 
 
 def _accumulate(weights: np.ndarray, bias: np.ndarray, features: np.ndarray, dtype: type) -> np.ndarray:
@@ -194,7 +238,7 @@ def to_network(qnet: QuantNet) -> netfile.Network:
     """The quantised net as the engine's file format holds it."""
     return netfile.Network(qnet.hidden, np.ascontiguousarray(qnet.W, dtype=np.int16).ravel().tolist(),
                            qnet.b.astype(np.int16).tolist(), qnet.wo.astype(np.int16).tolist(), int(qnet.bo),
-                           qnet.qa, qnet.qb, qnet.scale)
+                           qnet.qa, qnet.qb, qnet.scale, qnet.version)
 
 
 def write_jjnn(path: str, qnet: QuantNet) -> None:
@@ -206,24 +250,27 @@ def read_jjnn(path: str) -> QuantNet:
     """Read a JJNN file (engine.netfile, which checks it: NetFileError)."""
     network = netfile.read_net(path)
     h = network.hidden
-    return QuantNet(np.array(network.weights, dtype=np.int16).reshape(N_INPUTS, h),
+    return QuantNet(np.array(network.weights, dtype=np.int16).reshape(network.n_inputs, h),
                     np.array(network.biases, dtype=np.int16), np.array(network.out_weights, dtype=np.int16),
                     network.out_bias, network.qa, network.qb, network.scale)
 
 
-def record_features(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def record_features(records: np.ndarray, version: int = 1, mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(us, them) feature arrays of training records (nnue_data.RECORD): the side to move's and the
-    other side's."""
+    other side's, of feature set `version`; `mirrored`: those of the positions' left-right mirror images."""
     from nnue_data import FLAG_BLACK_TO_MOVE, unpack_codes
 
     codes = unpack_codes(np.asarray(records["board"]))
+    if mirrored:
+        codes = np.ascontiguousarray(codes.reshape(len(codes), 10, 9)[:, :, ::-1].reshape(len(codes), 90))
     black = (np.asarray(records["flags"]) & FLAG_BLACK_TO_MOVE).astype(np.int32)
-    return feature_indices(codes, black), feature_indices(codes, 1 - black)
+    return feature_indices(codes, black, version), feature_indices(codes, 1 - black, version)
 
 
 def mirror_features(features: np.ndarray) -> np.ndarray:
     """The features of the left-right mirrored positions (file f -> 8 - f; the rules are symmetric, so a
-    mirrored position has the mirrored value): the same shape, padding kept."""
+    mirrored position has the mirrored value): the same shape, padding kept. Version 1's features only
+    (version 2's bucket moves with the general: record_features(..., mirrored=True))."""
     features = np.asarray(features)
     file = features % 90 % 9
     return np.where(features == NO_FEATURE, NO_FEATURE, features + 8 - 2 * file).astype(features.dtype)
@@ -233,7 +280,8 @@ def evaluate_position(qnet: QuantNet, piece_map: dict[str, str], black_to_move: 
     """The integer evaluation (centipawns, side to move's view) of a position given as
     ``Position.piece_map()``: the reference for the engine's network evaluation of the same position."""
     us = 1 if black_to_move else 0
-    padded = [position_features(piece_map, p) + [NO_FEATURE] * (MAX_PIECES - len(piece_map)) for p in (us, 1 - us)]
+    padded = [position_features(piece_map, p, qnet.version) + [NO_FEATURE] * (MAX_PIECES - len(piece_map))
+              for p in (us, 1 - us)]
     return int(evaluate_quantised(qnet, np.array([padded[0]]), np.array([padded[1]]))[0])
 
 

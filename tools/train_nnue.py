@@ -3,7 +3,8 @@ as a JJNN file for the engine's EvalFile option.
 
     python tools/train_nnue.py selfplay.bin [master.bin ...] -o jiangjun.jjnn [--hidden 256]
         [--epochs 30] [--batch 1024] [--lr 0.001] [--lambda 0.7] [--k 400] [--max-score 3000]
-        [--score-scale 1.0] [--mirror] [--validation 0.1] [--patience 4] [--seed 1] [--baseline] [--check]
+        [--score-scale 1.0] [--mirror] [--factorise] [--features plain|king-buckets] [--max-minutes M]
+        [--validation 0.1] [--patience 4] [--seed 1] [--baseline] [--check]
 
 The fit: minimise the mean squared error between sigmoid(eval / K) and the target
 lambda * sigmoid(score / K) + (1 - lambda) * result, with eval the network's centipawns, score the
@@ -13,6 +14,13 @@ about half of our hand-crafted evaluation's), and the search's margins expect th
 ours. --mirror adds each training position's left-right mirror image with the same target (the rules are
 symmetric; validation stays as it is). Positions with |score| > --max-score (mates included) are left out: beyond it the sigmoid is flat and
 the scores are the search's tactics rather than the position's value.
+
+--features king-buckets trains the JJNN version 2 feature set (engine/netfile.py): the 1260 features
+bucketed by the perspective's own general's palace point (6 buckets, 7560 inputs, the files mirrored
+when the general is on the f-file). --factorise then trains each bucketed weight as the sum of a
+bucket-specific weight, a weight of the same piece and square shared by every bucket (the plain feature
+set's weight: it learns from every position, where a bucket's sees only the positions with the general
+there) and the weight of its side and type; all are folded into the bucketed weights in the file.
 
 The inputs are sparse (at most 32 of the 1260 features per perspective are active), so each
 perspective's features are a sparse 0/1 matrix X and the accumulators of a batch are X @ W + b; the
@@ -45,8 +53,9 @@ import numpy as np
 import scipy.sparse
 
 from nnue_data import SCORE_LIMIT, read_records, record_fen
-from nnue_net import (N_INPUTS, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet, calibrate_output_bias,
-                      evaluate_float, evaluate_quantised, mirror_features, quantise, record_features, rounding_bound, write_jjnn)
+from nnue_net import (N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
+                      calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
+                      record_features, rounding_bound, write_jjnn)
 
 DTYPE = np.float32
 
@@ -64,41 +73,66 @@ class DataSet:
     them: scipy.sparse.csr_matrix
     target: np.ndarray
     records: np.ndarray
+    version: int = 1          # the feature set (JJNN version)
 
     def __len__(self) -> int:
         return len(self.target)
 
     def rows(self, index: "np.ndarray | slice") -> "DataSet":
-        return DataSet(self.us[index], self.them[index], self.target[index], self.records[index])
+        return DataSet(self.us[index], self.them[index], self.target[index], self.records[index], self.version)
 
 
 #: --factorise: one virtual feature per side and piece type (whatever the square), 14 in all.
 N_VIRTUAL = 14
+#: The --features names and their JJNN versions.
+FEATURE_SETS = {"plain": 1, "king-buckets": 2}
 
 
-def feature_matrix(features: np.ndarray, factorise: bool = False) -> scipy.sparse.csr_matrix:
-    """The (n, N_INPUTS) 0/1 matrix of (n, 32) feature arrays padded with NO_FEATURE; factorised, the
-    (n, N_INPUTS + N_VIRTUAL) matrix in which each piece also counts in its side and type's virtual
-    feature."""
+def n_inputs(version: int) -> int:
+    return N_INPUTS if version == 1 else N_INPUTS_V2
+
+
+def n_columns(version: int, factorise: bool) -> int:
+    """The trainer's inputs: the engine's, and with `factorise` the virtual ones after them (version 2:
+    the 1260 un-bucketed features, then the 14 of side and type)."""
+    if not factorise:
+        return n_inputs(version)
+    return n_inputs(version) + (N_VIRTUAL if version == 1 else N_INPUTS + N_VIRTUAL)
+
+
+def feature_matrix(features: np.ndarray, factorise: bool = False, version: int = 1) -> scipy.sparse.csr_matrix:
+    """The (n, inputs) 0/1 matrix of (n, 32) feature arrays padded with NO_FEATURE; factorised, the
+    (n, n_columns) matrix in which each piece also counts in its side and type's virtual feature and, for
+    the king buckets, in its un-bucketed feature (the index within its bucket)."""
     active = features != NO_FEATURE
     counts = active.sum(axis=1)
     columns = features[active]
-    if factorise:
+    if factorise and version == 1:
         columns = np.stack([columns, N_INPUTS + columns // 90], axis=1).ravel()
         counts = 2 * counts
+    elif factorise:
+        plain = columns % N_INPUTS
+        columns = np.stack([columns, N_INPUTS_V2 + plain, N_INPUTS_V2 + N_INPUTS + plain // 90], axis=1).ravel()
+        counts = 3 * counts
     indptr = np.concatenate([[0], np.cumsum(counts)])
     matrix = scipy.sparse.csr_matrix((np.ones(len(columns), DTYPE), columns, indptr),
-                                     shape=(len(features), N_INPUTS + (N_VIRTUAL if factorise else 0)))
+                                     shape=(len(features), n_columns(version, factorise)))
     matrix.sum_duplicates()
     return matrix
 
 
 def fold(net: FloatNet) -> FloatNet:
     """The network of the engine's inputs: a factorised network's virtual weights added to the weights of
-    every square of their side and type (the accumulators are the same sums)."""
-    if len(net.W) == N_INPUTS:
+    every square of their side and type and, for the king buckets, the un-bucketed weights to the same
+    feature in every bucket (the accumulators are the same sums)."""
+    rows = len(net.W)
+    if rows in (N_INPUTS, N_INPUTS_V2):
         return net
-    W = net.W[:N_INPUTS] + np.repeat(net.W[N_INPUTS:], 90, axis=0)
+    if rows == N_INPUTS + N_VIRTUAL:
+        W = net.W[:N_INPUTS] + np.repeat(net.W[N_INPUTS:], 90, axis=0)
+    else:
+        shared = net.W[N_INPUTS_V2:N_INPUTS_V2 + N_INPUTS] + np.repeat(net.W[N_INPUTS_V2 + N_INPUTS:], 90, axis=0)
+        W = net.W[:N_INPUTS_V2] + np.tile(shared, (N_BUCKETS, 1))
     return FloatNet(W, net.b, net.wo, net.bo)
 
 
@@ -127,23 +161,36 @@ def split_by_game(games: np.ndarray, fraction: float, rng: np.random.Generator) 
 
 
 def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False,
-             factorise: bool = False) -> DataSet:
+             factorise: bool = False, version: int = 1) -> DataSet:
     """The positions of the records; with `mirror`, followed by their left-right mirror images; with
-    `factorise`, with the virtual features (feature_matrix)."""
-    us, them = record_features(records)
+    `factorise`, with the virtual features (feature_matrix); of feature set `version`."""
+    us, them = record_features(records, version)
     target = targets(records, k, lam, score_scale)
     if mirror:
-        us, them = np.concatenate([us, mirror_features(us)]), np.concatenate([them, mirror_features(them)])
+        if version == 1:
+            us_m, them_m = mirror_features(us), mirror_features(them)
+        else:       # the mirror image's general may stand in another bucket: its features from its board
+            us_m, them_m = record_features(records, version, mirrored=True)
+        us, them = np.concatenate([us, us_m]), np.concatenate([them, them_m])
         target, records = np.concatenate([target, target]), np.concatenate([records, records])
-    return DataSet(feature_matrix(us, factorise), feature_matrix(them, factorise), target, records)
+    return DataSet(feature_matrix(us, factorise, version), feature_matrix(them, factorise, version), target,
+                   records, version)
 
 
-def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False) -> FloatNet:
+def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, version: int = 1) -> FloatNet:
     """Small random weights: an accumulator starts near the middle of the clamp's [0, 1], where it has a
-    gradient (30-odd features of standard deviation 0.05 around a bias of 0.5). Virtual weights start at 0."""
-    W = rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE)
-    if factorise:
-        W = np.concatenate([W, np.zeros((N_VIRTUAL, hidden), DTYPE)])
+    gradient (30-odd features of standard deviation 0.05 around a bias of 0.5). Virtual weights start at 0.
+    Factorised king buckets: the shared un-bucketed weights start random and the bucketed ones at 0 (each
+    bucket starts as the same plain network and learns its differences from it)."""
+    if version == 1:
+        W = rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE)
+        if factorise:
+            W = np.concatenate([W, np.zeros((N_VIRTUAL, hidden), DTYPE)])
+    elif factorise:
+        W = np.concatenate([np.zeros((N_INPUTS_V2, hidden), DTYPE), rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE),
+                            np.zeros((N_VIRTUAL, hidden), DTYPE)])
+    else:
+        W = rng.normal(0, 0.05, (N_INPUTS_V2, hidden)).astype(DTYPE)
     return FloatNet(W=W,
                     b=np.full(hidden, 0.5, DTYPE),
                     wo=rng.normal(0, 1 / np.sqrt(2 * hidden), 2 * hidden).astype(DTYPE),
@@ -227,8 +274,10 @@ class Trainer:
 
 
 def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int, batch_size: int,
-          patience: int, rng: np.random.Generator, log=print) -> FloatNet:
-    """Mini-batch epochs with the validation loss after each; the best epoch's net."""
+          patience: int, rng: np.random.Generator, log=print, max_minutes: float = 0.0) -> FloatNet:
+    """Mini-batch epochs with the validation loss after each; the best epoch's net. `max_minutes` (0: no
+    limit): no epoch starts after that many minutes."""
+    started = time.perf_counter()
     best_loss = trainer.loss(validation) if len(validation) else float("inf")
     best = trainer.snapshot()
     log(f"epoch 0: train {trainer.loss(training):.6f} val {best_loss:.6f}")
@@ -253,6 +302,9 @@ def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int,
             f"{len(training) / seconds:,.0f} positions/s, {seconds:.1f} s")
         if bad_epochs >= patience:
             log(f"stopped: {patience} epochs without improvement")
+            break
+        if max_minutes and time.perf_counter() - started >= 60 * max_minutes and epoch < epochs:
+            log(f"stopped: the time limit of {max_minutes:g} minutes")
             break
     return best
 
@@ -285,14 +337,14 @@ CALIBRATION_POSITIONS = 20000
 
 def quantised(net: FloatNet, training: DataSet) -> QuantNet:
     """The net quantised, its output bias calibrated on (a sample of) the training positions."""
-    us, them = record_features(training.records[:CALIBRATION_POSITIONS])
+    us, them = record_features(training.records[:CALIBRATION_POSITIONS], training.version)
     return calibrate_output_bias(net, quantise(net), us, them)
 
 
 def check(net: FloatNet, qnet: QuantNet, data: DataSet, log=print) -> tuple[float, float, float]:
     """Max, mean and mean signed (float - quantised) centipawns over the positions, logged with the
     worst-case bound of the rounding."""
-    us, them = record_features(data.records)
+    us, them = record_features(data.records, data.version)
     difference = evaluate_float(net, us, them) - evaluate_quantised(qnet, us, them)
     largest, mean, signed = np.abs(difference).max(), np.abs(difference).mean(), difference.mean()
     log(f"check: quantised vs float on {len(difference)} positions: max {largest:.1f} cp, "
@@ -315,6 +367,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--mirror", action="store_true", help="train on the mirror images too")
     parser.add_argument("--factorise", action="store_true",
                         help="train a weight per side and piece type beside those per square (folded in)")
+    parser.add_argument("--features", choices=sorted(FEATURE_SETS), default="plain",
+                        help="plain (JJNN version 1) or king-buckets (version 2: bucketed by the own general)")
+    parser.add_argument("--max-minutes", type=float, default=0.0,
+                        help="start no epoch after this many minutes (0: no limit)")
     parser.add_argument("--max-score", type=int, default=3000, help=f"leave out |score| above (mates: {SCORE_LIMIT})")
     parser.add_argument("--weight-decay", type=float, default=0.0, help="decoupled decay of the input weights")
     parser.add_argument("--validation", type=float, default=0.1, help="fraction of games held out")
@@ -328,17 +384,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     rng = np.random.default_rng(options.seed)
     records, games = load(options.data, options.max_score)
     held = split_by_game(games, options.validation, rng)
+    version = FEATURE_SETS[options.features]
     training = data_set(records[~held], options.k, options.lam, options.score_scale, options.mirror,
-                        options.factorise)
-    validation = data_set(records[held], options.k, options.lam, options.score_scale, factorise=options.factorise)
+                        options.factorise, version)
+    validation = data_set(records[held], options.k, options.lam, options.score_scale, factorise=options.factorise,
+                          version=version)
     log(f"{len(training)} training positions{' (with their mirror images)' if options.mirror else ''} "
         f"of {len(np.unique(games[~held]))} games, "
-        f"{len(validation)} validation positions of {len(np.unique(games[held]))} games; H = {options.hidden}")
+        f"{len(validation)} validation positions of {len(np.unique(games[held]))} games; H = {options.hidden}, "
+        f"features {options.features}{' (factorised)' if options.factorise else ''}")
     if options.baseline:
         baselines(training, validation, options.k, log)
-    trainer = Trainer(initial_net(options.hidden, rng, options.factorise), options.k, options.lr,
+    trainer = Trainer(initial_net(options.hidden, rng, options.factorise, version), options.k, options.lr,
                       options.weight_decay)
-    net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log)
+    net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log,
+                options.max_minutes)
     qnet = quantised(net, training)
     write_jjnn(options.output, qnet)
     log(f"wrote {options.output}")

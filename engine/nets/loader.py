@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .._core import clear_network, network_hidden, set_network
+from .._core import clear_network, network_hidden, network_version, set_network
 from ..netfile import NetFileError, read_net
 from . import locate
 
@@ -43,13 +43,14 @@ class NetworkLoader:
         """Which evaluation the next search uses, in words (for an `info string`)."""
         self.ensure(use_nnue)
         hidden = network_hidden()
+        kind = f"{hidden} hidden units, king buckets" if network_version() == 2 else f"{hidden} hidden units"
         if use_nnue and hidden:
-            return f"NNUE evaluation with {self._eval_file} ({hidden} hidden units) enabled"
+            return f"NNUE evaluation with {self._eval_file} ({kind}) enabled"
         if use_nnue and self._error:
             return f"{self._error}: using the hand-crafted evaluation"
         if use_nnue:
             return "NNUE enabled but no network is loaded (set EvalFile): using the hand-crafted evaluation"
         if hidden:
-            return (f"network {self._eval_file} ({hidden} hidden units) loaded; the hand-crafted "
+            return (f"network {self._eval_file} ({kind}) loaded; the hand-crafted "
                     f"evaluation stays until NNUE is enabled")
         return "using the hand-crafted evaluation"

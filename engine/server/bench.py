@@ -105,7 +105,8 @@ def _run(searcher: Searcher, depth: int, hash_mb: int, fens: list[str], boards: 
         print("=" * 40, file=out)
         print(f"Depth: {depth}  Hash: {hash_mb} MB  Threads: {searcher.threads}  Positions: {len(fens)}", file=out)
         if network is not None:
-            print(f"Evaluation: NNUE, {network.hidden} hidden units", file=out)
+            kind = ", king buckets" if network.version == 2 else ""
+            print(f"Evaluation: NNUE, {network.hidden} hidden units{kind}", file=out)
         print(f"Total nodes: {total_nodes}", file=out)
         print(f"Quiescence nodes: {total_qnodes} ({100 * total_qnodes / max(1, total_nodes):.1f}%, "
               f"{total_qnodes / max(1, total_nodes - total_qnodes):.2f} per main-search node)", file=out)
