@@ -484,21 +484,3 @@ def test_trainer_command_line_king_buckets(selfplay_file, tmp_path):
             nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
     finally:
         _core.clear_network()
-
-
-def test_the_candidate_king_bucket_net_evaluates_as_the_reference():
-    # engine/nets/candidate-kb.jjnn (docs/nnue.md: not the default): a version 2 file the engine loads
-    # and evaluates exactly as the trainer's reference does.
-    from engine import _core, nets, netfile
-
-    path = nets.locate("candidate-kb.jjnn")
-    qnet = nnue_net.read_jjnn(path)
-    assert qnet.version == 2 and qnet.hidden == 256
-    _core.set_network(netfile.read_net(path))
-    try:
-        for position in random_positions(15, seed=19):
-            assert _core.nnue_evaluate(position.kernel_board) == \
-                nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
-        assert abs(_core.nnue_evaluate(Position().kernel_board)) < 100     # the start: about even
-    finally:
-        _core.clear_network()
