@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
-from engine_driver import ROOT
+from conftest import engine_env
 
 #: Loaded by no handshake: the facade (and with it the search), the rules library, the books (their
 #: builder too), the network reader, the bench and the tools' parsers.
@@ -22,9 +23,11 @@ HANDSHAKES = {"uci": "uci\n", "ucci": "ucci\n", "cecp": "xboard\nprotover 2\n"}
 
 
 def imported_modules(lines: str) -> tuple[list[str], str]:
-    """The modules `python -m engine` imports while it reads `lines` (then end of input), and its output."""
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "engine"], cwd=ROOT, input=lines,
-                         capture_output=True, text=True, timeout=60)
+    """The modules `python -m engine` imports while it reads `lines` (then end of input), and its output.
+    Run outside the checkout, which has no compiled kernel in CI (conftest.engine_env)."""
+    with tempfile.TemporaryDirectory() as workdir:
+        run = subprocess.run([sys.executable, "-X", "importtime", "-m", "engine"], cwd=workdir, input=lines,
+                             capture_output=True, text=True, timeout=60, env=engine_env())
     assert run.returncode == 0, run.stderr
     modules = [line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines()
                if line.startswith("import time:") and "|" in line]
