@@ -27,12 +27,16 @@ def phase_name(first: int, last: int) -> str:
     return f"{first}-{last}" if last < 10 ** 6 else f"{first}+"
 
 
+PHASE_ORDER = {phase_name(first, last): index for index, (first, last) in enumerate(PHASES)}
+
+
 def read(path: Path):
-    if path.suffix == ".xz":
-        with tempfile.NamedTemporaryFile(suffix=".pgn", delete=False) as handle:
-            handle.write(lzma.decompress(path.read_bytes()))
-        return read_games(handle.name)
-    return read_games(path)
+    if path.suffix != ".xz":
+        return read_games(path)
+    with tempfile.TemporaryDirectory() as workdir:
+        unpacked = Path(workdir) / path.stem
+        unpacked.write_bytes(lzma.decompress(path.read_bytes()))
+        return read_games(unpacked)
 
 
 def main(argv=None) -> int:
@@ -61,8 +65,6 @@ def main(argv=None) -> int:
         print(f"{engine:40} {phase:>9} {len(rows):7} {depth:6.1f} {seconds:7.3f}")
     return 0
 
-
-PHASE_ORDER = {phase_name(first, last): index for index, (first, last) in enumerate(PHASES)}
 
 if __name__ == "__main__":
     raise SystemExit(main())
