@@ -117,7 +117,8 @@ def test_ucci_usebook_false_searches():
         assert lines[-1].split()[1] in book_moves()
         eng.send("setoption usebook false")
         assert eng.ping() == ["info string own book off: every move is searched"]
-        lines, _ = answer(eng, "go time 60 increment 1")
+        # A depth, not the clock: a 60 s clock may be given 10 s and more for its first move.
+        lines, _ = answer(eng, "go depth 6")
         assert not any(BOOK_MOVE.match(line) for line in lines)
         assert any(line.startswith("info depth") for line in lines)
 
