@@ -57,6 +57,11 @@ def material_count(pieces: Iterable[str]) -> int:
     return sum(MATERIAL_VALUES[letter.lower()] for letter in pieces)
 
 
+def material_of(position) -> int:
+    """The material count M of a Position (engine.position; anything with its piece_map())."""
+    return material_count(position.piece_map().values())
+
+
 def material_scale(material: int) -> float:
     """The model's m: the material count clamped to [MATERIAL_MIN, MATERIAL_MAX], over MATERIAL_REFERENCE."""
     return min(max(material, MATERIAL_MIN), MATERIAL_MAX) / MATERIAL_REFERENCE
@@ -85,7 +90,7 @@ def win_chance(centipawns: float, material: int) -> float:
     return 1.0 / (1.0 + math.exp(x))
 
 
-def wdl(score: Score, material: int) -> Wdl:
+def chances(score: Score, material: int) -> Wdl:
     """The chances per mille (rounded; the draw takes the rest, so they sum to 1000) that the side whose
     score it is wins, draws or loses, at material count `material`. A mate found is a certain win or
     loss."""
