@@ -78,6 +78,7 @@ class Backend:
 
     name: str = "engine"
     description: str = "engine"
+    gives_wdl: bool = False     # whether its lines carry win/draw/loss chances
 
     def analyse(self, fen: str, moves: Sequence[str], limits: SearchLimits, multipv: int = 1,
                 on_update: Optional[UpdateCallback] = None) -> Analysis:
@@ -157,6 +158,8 @@ class InProcessBackend(Backend):
     """The jiangjun searcher through the Engine facade (engine.server.engine). The transposition table is kept
     from one position to the next, which helps when the positions follow one another in a game."""
 
+    gives_wdl = True
+
     def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
         from ..server.engine import Engine, EngineOptions
         from ..version import ENGINE_NAME
@@ -232,7 +235,7 @@ class ExternalBackend(Backend):
                 if value is not None:
                     self._set(names, value, required=True)
             # The engine's own chances where it gives them (its scores are on its own scale).
-            self._set(("UCI_ShowWDL",), "true", required=False)
+            self.gives_wdl = self._set(("UCI_ShowWDL", "showwdl"), "true", required=False)
         except EngineError as exc:
             self.close()
             raise AnalyzeError(f"{self.name} failed while setting options: {exc}") from None

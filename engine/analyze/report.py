@@ -68,9 +68,8 @@ def both_povs_wdl(chances: Optional[Wdl], viewer: Color, viewer_key: str = "side
     return {"red": wdl_json(chances.pov(viewer is Color.BLACK)), viewer_key: wdl_json(chances)}
 
 
-#: The header line that says what the chances are.
-CHANCES_LINE = ("chances   win/draw/loss in per cent, from the same view (jiangjun's own model, docs/wdl.md; "
-                "another engine's when it gives them)")
+#: The header line that says what the chances are (for an engine that gives them).
+CHANCES_LINE = "chances   win/draw/loss in per cent (27/46/27), from the same view"
 
 
 # -- widths ----------------------------------------------------------------------------------------------
@@ -209,12 +208,13 @@ def _seconds(limits: SearchLimits) -> Optional[float]:
     return None if limits.movetime is None else round(limits.movetime / 1000, 9)
 
 
-def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
+def position_header(position: Position, engine: str, limits: str, style: Style, chances: bool = True) -> List[str]:
+    """The header of a position's analysis; `chances`: the engine gives win/draw/loss chances."""
     return [
         f"position  {position.fen()} ({position.turn.label} to move)",
         f"engine    {engine}; {limits}",
         f"scores    {style.pov_phrase()}, mates as #N (mates in N) and -#N (is mated in N)",
-        CHANCES_LINE,
+        *([CHANCES_LINE] if chances else []),
     ]
 
 
@@ -253,7 +253,8 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
 
 # -- games ----------------------------------------------------------------------------------------------
 
-def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style) -> List[str]:
+def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style,
+                chances: bool = True) -> List[str]:
     red, black = player_name(headers, "red"), player_name(headers, "black")
     facts = []
     if red or black:
@@ -274,7 +275,7 @@ def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits
         *opening,
         f"engine    {engine}; {limits} per position",
         f"scores    {style.pov_phrase(game=True)}, after each move; loss in centipawns for the side that moved",
-        CHANCES_LINE,
+        *([CHANCES_LINE] if chances else []),
         f"marks     ?! inaccuracy (loss >= {t.inaccuracy}), ? mistake (>= {t.mistake}), ?? blunder (>= {t.blunder})",
     ]
 
