@@ -18,7 +18,8 @@ two builds of jiangjun have none. The fit, as Stockfish's WDL_model does it, plu
 
 1. for each bucket of material counts, the (a, b) of most likelihood, without shifts (a start for
    step 3, and a check that a cubic can follow them);
-2. cubics fitted to those (a, b), weighted by the bucket's positions;
+2. cubics fitted to those (a, b), weighted by the bucket's positions (constants, the one (a, b)
+   of all positions, when the cubics make a or b negative somewhere in the data's range);
 3. the eight coefficients and the shifts of most likelihood over all positions at once
    (scipy.optimize.minimize, L-BFGS-B, from step 2's and no shift).
 
@@ -162,8 +163,8 @@ def fit_constant(samples: Samples) -> tuple[float, float]:
     return float(found.x[0]), float(found.x[1])
 
 
-def fit_buckets(samples: Samples) -> list[tuple[float, int, float, float]]:
-    """Step 1 for each material bucket: (mean m, positions, a, b)."""
+def fit_buckets(samples: Samples) -> list[tuple[str, float, int, float, float]]:
+    """Step 1 for each material bucket: (its range of material counts, mean m, positions, a, b)."""
     rows = []
     m = samples.scale()
     for low, high in MATERIAL_BUCKETS:
@@ -171,18 +172,18 @@ def fit_buckets(samples: Samples) -> list[tuple[float, int, float, float]]:
         if keep.sum() < MIN_BUCKET:
             continue
         a, b = fit_constant(samples.subset(keep))
-        rows.append((float(m[keep].mean()), int(keep.sum()), a, b))
+        rows.append((f"{low}-{high - 1}", float(m[keep].mean()), int(keep.sum()), a, b))
     return rows
 
 
 def fit_model(samples: Samples, buckets) -> Model:
     """Steps 2 and 3: cubics through the buckets' (a, b), then the eight coefficients and the shifts by
     likelihood."""
-    ms = np.array([row[0] for row in buckets])
-    weights = np.sqrt(np.array([row[1] for row in buckets], float))
+    ms = np.array([row[1] for row in buckets])
+    weights = np.sqrt(np.array([row[2] for row in buckets], float))
     degree = min(3, len(buckets) - 1)
-    start_a = np.pad(np.polyfit(ms, [row[2] for row in buckets], degree, w=weights), (3 - degree, 0))
-    start_b = np.pad(np.polyfit(ms, [row[3] for row in buckets], degree, w=weights), (3 - degree, 0))
+    start_a = np.pad(np.polyfit(ms, [row[3] for row in buckets], degree, w=weights), (3 - degree, 0))
+    start_b = np.pad(np.polyfit(ms, [row[4] for row in buckets], degree, w=weights), (3 - degree, 0))
     groups = sorted(set(samples.group) - {SELF_PLAY})
     index = np.array([groups.index(g) if g != SELF_PLAY else len(groups) for g in samples.group])
     m = samples.scale()
@@ -194,7 +195,11 @@ def fit_model(samples: Samples, buckets) -> Model:
         shift = np.append(x[8:], 0.0)[index]
         return negative_log_likelihood(probabilities(samples.score + shift, a, b), samples.result)
 
-    found = minimize(loss, np.concatenate([start_a, start_b, np.zeros(len(groups))]), method="L-BFGS-B")
+    start = np.concatenate([start_a, start_b, np.zeros(len(groups))])
+    if loss(start) >= 1e6:     # the cubics through the buckets leave the data's range: start flat instead
+        a0, b0 = fit_constant(samples)
+        start = np.concatenate([[0, 0, 0, a0], [0, 0, 0, b0], np.zeros(len(groups))])
+    found = minimize(loss, start, method="L-BFGS-B")
     if not np.isfinite(found.fun) or found.fun >= 1e6:
         raise SystemExit("the fit failed: a or b is not positive over the data's material")
     return Model(found.x[:4], found.x[4:8], {g: float(x) for g, x in zip(groups, found.x[8:])})
@@ -272,8 +277,8 @@ def main(argv=None) -> int:
     print(f"{len(samples)} moves: {counts[1]} in won games, {counts[0]} drawn, {counts[-1]} lost")
     print("step 1: (a, b) per material bucket")
     buckets = fit_buckets(samples)
-    for mean_m, n, a, b in buckets:
-        print(f"  m {mean_m:.3f} ({n} moves): a {a:7.1f}  b {b:7.1f}")
+    for span, _, n, a, b in buckets:
+        print(f"  M {span:>7} ({n:5} moves): a {a:6.1f}  b {b:6.1f}")
     model = fit_model(samples, buckets)
     a0, b0 = fit_constant(samples)
     print(f"step 3: mean -log L {negative_log_likelihood(model.probabilities(samples), samples.result):.4f} "

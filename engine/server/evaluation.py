@@ -1,14 +1,18 @@
 """The `eval` command: the static evaluation of a position, explained (Stockfish's and Pikafish's `eval`).
 
+    > position startpos moves h2e2
     > eval
-    < Evaluation: NNUE evaluation with jiangjun.jjnn (256 hidden units, king buckets) enabled
-    < Static evaluation: +41 for Red (side to move), +41 from Red's view
-    < Chances (side to move): W 31.4% D 45.7% L 22.9% (material count 110, engine.wdl)
-    < NNUE output: +41 = the side to move's half +2187.6, the other side's -2151.0, bias +5.0
+    < Evaluation: NNUE evaluation with jiangjun.jjnn (256 hidden units) enabled
+    < Static evaluation: -52 for Black (side to move), +52 from Red's view
+    < Chances (side to move): W 19.9% D 45.0% L 35.1% (material count 110, engine.wdl)
+    < NNUE output: -52 (side to move's view) = the side to move's half -407.3, the other side's +384.7, bias -29.3
     < NNUE piece values, from Red's view: the score lost without the piece (centipawns)
-    < 9  r-1073 ...
-    < Hand-crafted evaluation (for comparison): +32 from Red's view
-    < ...
+    < 9  r -907 n -249 b -107 a  -85 k      a  -77 b -123 n -277 r -905
+    < ...                                    (a board, rank 9 at the top)
+    < Hand-crafted evaluation (not in use; for comparison): +0 from Red's view; material Red 4177, Black 4177
+    <   term (Red's view)        value
+    <   material                  +0.0
+    < ...                                    (one line per term, then their total)
 
 With the network, its output is the sum of three terms (engine._core.nnue_output_parts): the output
 layer's weights times the side to move's accumulator, times the other side's, and its bias; and each
