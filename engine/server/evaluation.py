@@ -45,11 +45,12 @@ def explain(position: Position, final: int, network: bool, summary: str) -> list
     move's view), `network` whether it is the network's, `summary` which evaluation that is, in words."""
     turn = position.turn
     red = final if turn is Color.RED else -final
-    chances = wdl.chances(Score(final), wdl.material_of(position))
+    material = wdl.material_of(position)
     lines = [
         f"Evaluation: {summary}",
         f"Static evaluation: {final:+d} for {turn.label} (side to move), {red:+d} from Red's view",
-        f"Chances (side to move): {chances.text()} (material count {wdl.material_of(position)}, engine.wdl)",
+        f"Chances (side to move): {wdl.chances(Score(final), material).text()} (material count {material}, "
+        "engine.wdl)",
     ]
     if network:
         lines += network_lines(position)
