@@ -180,6 +180,14 @@ class Position:
         return self._board.divide(depth)
 
     # -- misc -------------------------------------------------------------------------------
+    def mirror(self) -> "Position":
+        """The current position mirrored top to bottom with the colours swapped (Pikafish's `flip`,
+        python-chess's Board.mirror): the same position for the other side, its side to move swapped
+        too, and its counters kept. The moves played are not carried over: the mirror starts afresh."""
+        pieces = [(1 - side, ptype, file, 9 - rank) for side, ptype, file, rank in self._board.pieces()]
+        side = "bw"[self._board.side]
+        return Position(f"{format_board(pieces)} {side} - - {self.halfmove_clock} {self.fullmove_number}")
+
     def copy(self) -> "Position":
         clone = Position.__new__(Position)
         clone._board = self._board.copy()

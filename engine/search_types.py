@@ -3,6 +3,8 @@ external engines (engine.client), and so for the match runner and the analysis t
 
 * :class:`SearchLimits` -- what one `go` asks for;
 * :class:`PvLine` -- one principal variation as reported during a search (an `info ... pv` line);
+* :class:`Wdl` -- the chances of a win, a draw and a loss that a score stands for (engine.wdl's model);
+* :class:`CurrentMove` -- the root move a long search is on (an `info currmove` line);
 * :class:`SearchResult` -- the answer to one `go` (the `bestmove` line and what is known with it);
 * :class:`TableEntry` -- what the transposition table holds for a position (UCCI `probe`).
 
@@ -46,6 +48,26 @@ class SearchLimits:
         return self.time is not None
 
 
+class Wdl(NamedTuple):
+    """The chances of a win, a draw and a loss for the side whose score it is, per mille, summing to
+    1000 (UCI's `wdl W D L`)."""
+
+    win: int
+    draw: int
+    loss: int
+
+    def __neg__(self) -> "Wdl":
+        """The same chances from the other side's view."""
+        return Wdl(self.loss, self.draw, self.win)
+
+    def pov(self, flip: bool) -> "Wdl":
+        return -self if flip else self
+
+    def text(self) -> str:
+        """``W 12.3% D 80.0% L 7.7%``."""
+        return f"W {self.win / 10:.1f}% D {self.draw / 10:.1f}% L {self.loss / 10:.1f}%"
+
+
 @dataclass(frozen=True)
 class PvLine:
     """One principal variation of one iteration: line `multipv` (1 is the best), its score and the
@@ -61,6 +83,16 @@ class PvLine:
     nps: Optional[int] = None
     hashfull: Optional[int] = None         # permille
     pv: tuple[str, ...] = ()
+    wdl: Optional[Wdl] = None              # the chances the score stands for, side to move's view
+
+
+class CurrentMove(NamedTuple):
+    """The root move a search has started on (UCI `info depth D currmove M currmovenumber N`): in the
+    iteration of `depth`, the `number`-th move searched (counting the moves of earlier MultiPV lines)."""
+
+    depth: int
+    move: str
+    number: int
 
 
 @dataclass(frozen=True)

@@ -247,3 +247,9 @@ def eval_features(Board board):
     evaluate_terms(board.pos, features)
     return [features[i] for i in range(N_WEIGHTS)]
 
+
+
+def hand_crafted_evaluation(Board board):
+    """The hand-crafted evaluation of the board's position (side to move's view), whichever evaluation
+    the Searchers use (the `eval` command shows both)."""
+    return evaluate(board.pos)

@@ -544,3 +544,24 @@ def nnue_evaluate(Board board):
     if network is None:
         raise RuntimeError("no network is loaded (set_network)")
     return evaluate_with(network, board.pos, False)
+
+
+def nnue_output_parts(Board board):
+    """The loaded network's output for the board's position split into its terms, in centipawns before
+    rounding, side to move's view: (the side to move's accumulator's share, the other side's, the output
+    bias's). nnue_evaluate is the floor of their sum. Raises RuntimeError without a network."""
+    cdef _NetworkArrays network = loaded_network
+    if network is None:
+        raise RuntimeError("no network is loaded (set_network)")
+    cdef NnueNetwork* net = &network.net
+    cdef int h = net.hidden
+    cdef int16_t* scratch = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * h)
+    if scratch == NULL:
+        raise MemoryError()
+    refresh_accumulator(net, board.pos, board.pos.side, scratch)
+    refresh_accumulator(net, board.pos, board.pos.side ^ 1, scratch + h)
+    cdef int32_t own = jj_clipped_dot(scratch, net.out_weights, h, <int16_t>net.qa)
+    cdef int32_t other = jj_clipped_dot(scratch + h, net.out_weights + h, h, <int16_t>net.qa)
+    free(scratch)
+    cdef double unit = net.scale / (<double>net.qa * net.qb)
+    return own * unit, other * unit, net.out_bias * unit

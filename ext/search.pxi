@@ -49,6 +49,10 @@ cdef struct Shared:
     int64_t armed_ns         # when the deadlines were set
     uint64_t node_limit      # 0: none
     int depth_limit
+    # The report of each root move the main worker starts on (Searcher.search's on_root_move, a
+    # Python callable), from root_report_ns on (0: no reports).
+    int64_t root_report_ns
+    void* on_root_move
 
 
 cdef struct Worker:
@@ -123,6 +127,19 @@ cdef void poll(Worker* w) noexcept nogil:
         return
     if (sh.hard_ns and now_ns() >= sh.hard_ns) or (sh.node_limit and w.nodes >= sh.node_limit):
         jj_store_int(&sh.stop, 1)
+
+
+cdef void report_root_move(Worker* w, int move, int number) noexcept nogil:
+    """Tell on_root_move (Searcher.search) that the main worker starts on root move `move`, the number-th
+    of the iteration, once the search has run until root_report_ns. The only place the search takes the
+    GIL: once per root move, and only then; what the callback raises is ignored."""
+    if now_ns() < w.shared.root_report_ns:
+        return
+    with gil:
+        try:
+            (<object>w.shared.on_root_move)(w.root_depth, move_to_iccs(move), number)
+        except Exception:
+            pass
 
 
 cdef inline int evaluate_node(Worker* w, int ply) noexcept nogil:
@@ -653,6 +670,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                 return 0
             if extension == MULTI_CUT:
                 return score
+        if ply == 0 and w.is_main and w.shared.root_report_ns:
+            # Counted as Stockfish counts it: the moves of the earlier MultiPV lines come first.
+            report_root_move(w, move, searched + 1 + w.pv_index)
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         nodes_before = w.nodes

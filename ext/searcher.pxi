@@ -229,7 +229,8 @@ cdef class Searcher:
             helper_iterate(w, index % 2)
 
     def search(self, Board board, int depth=0, long long nodes=0, int mate=0, int soft_ms=0, int hard_ms=0,
-               int multipv=1, searchmoves=(), banmoves=(), on_info=None, soft_share=None):
+               int multipv=1, searchmoves=(), banmoves=(), on_info=None, soft_share=None, on_root_move=None,
+               int root_move_after_ms=0):
         """Search the board's position (its game record gives the repetition history).
 
         Limits: depth (plies), nodes, mate (stop at a mate in that many moves), soft_ms (no new
@@ -241,6 +242,9 @@ cdef class Searcher:
         changed during the iteration, all threads), best_move_effort (the share of the main thread's
         nodes spent below the best move) and root_moves (how many there are), it returns the share of
         soft_ms to use before another iteration starts; without it the whole of soft_ms.
+        on_root_move(depth, move, number), when given, is called by the main thread each time it starts
+        on a root move (ICCS; the number-th of the iteration of `depth`, counting the moves of earlier
+        MultiPV lines) once root_move_after_ms have passed since the search began (UCI's currmove).
         Returns a SearchReport of the best line of the last completed iteration (bestmove None when no
         root move is left to search).
         """
@@ -254,13 +258,20 @@ cdef class Searcher:
         if w.root_count == 0:
             return SearchReport(None, None, mated_in(0), 0, 0, 1, 0, 0, 0, 0, ())
         self._begin(start, depth, nodes, soft_ms, hard_ms)
-        threads = self._start_helpers(network)
+        if on_root_move is not None:    # the reference is held by this call's argument until it returns
+            self.shared.on_root_move = <void*>on_root_move
+            self.shared.root_report_ns = start + <int64_t>max(0, root_move_after_ms) * NS_PER_MS
         try:
-            lines = self._deepen(start, max(1, min(multipv, w.root_count)), mate, on_info, soft_share)
+            threads = self._start_helpers(network)
+            try:
+                lines = self._deepen(start, max(1, min(multipv, w.root_count)), mate, on_info, soft_share)
+            finally:
+                self._stop_helpers(threads)
+            if not lines:
+                lines = [self._rescue()]
         finally:
-            self._stop_helpers(threads)
-        if not lines:
-            lines = [self._rescue()]
+            self.shared.root_report_ns = 0
+            self.shared.on_root_move = NULL
         pv = lines[0][1]
         ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
         return self._report(w.completed_depth, 1, lines[0], ponder, self._nodes(), (now_ns() - start) // NS_PER_MS)

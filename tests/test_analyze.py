@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, engine_env
-from engine import Position
+from engine import Position, wdl
+from engine.score import Score
 from engine.notation import parse_move
 
 FSF = "/usr/games/fairy-stockfish"
@@ -90,7 +91,9 @@ def test_text_output_pv_replays(tmp_path):
                   "--depth", "5", cwd=tmp_path).stdout
     assert "\x1b" not in out
     line = next(text for text in out.splitlines() if text.startswith("depth"))
-    tokens = [token for token in line.split()[3:] if not re.fullmatch(r"\d+\.+", token) and token != "…"]
+    # depth, 5, the score, the chances (W/D/L in per cent), then the numbered moves
+    assert re.fullmatch(r"\d+/\d+/\d+", line.split()[3]), line
+    tokens = [token for token in line.split()[4:] if not re.fullmatch(r"\d+\.+", token) and token != "…"]
     moves = replay_texts(Position(), tokens)
     best = re.search(r"^bestmove (\S+) \(([a-i]\d[a-i]\d)\)", out, re.M)
     assert best is not None and moves[0] == best.group(2) and tokens[0] == best.group(1)
@@ -105,12 +108,36 @@ def test_moves_in_any_notation_as_one_string_or_separate(tmp_path):
 
 def test_mate_is_shown_as_a_mate(tmp_path):
     out = analyze("--fen", MATE_IN_2, "--depth", "6", "--notation", "iccs", cwd=tmp_path).stdout
-    assert re.search(r"^depth\s+\d+\s+#1\s+1\. i0i8$", out, re.M), out
+    assert re.search(r"^depth\s+\d+\s+#1\s+100/0/0\s+1\. i0i8$", out, re.M), out
     doc = analyze_json("--fen", MATE_IN_2, "--depth", "6", "--multipv", "2", cwd=tmp_path)
     first, second = doc["analysis"]["lines"]
     assert first["score"]["red"] == {"cp": None, "mate": 1, "text": "#1"}
     assert first["score_text"] == "#1" and second["score_text"] == "#2"
     assert second["score"]["side"]["mate"] == 2
+
+
+def test_the_chances_go_with_the_scores(tmp_path):
+    """The win/draw/loss chances (engine.wdl's model for the in-process engine) beside each score: per
+    mille in JSON, from both views; in per cent in the text, in the chosen view."""
+    doc = analyze_json("--moves", "炮二平五", "--depth", "4", "--multipv", "2", cwd=tmp_path)
+    analysis = doc["analysis"]
+    for line in analysis["lines"]:
+        side, red = line["wdl"]["side"], line["wdl"]["red"]
+        assert sum(side.values()) == 1000 and (red["win"], red["loss"]) == (side["loss"], side["win"])
+        score = Score.from_mate(line["score"]["side"]["mate"]) if line["score"]["side"]["mate"] is not None \
+            else Score(line["score"]["side"]["cp"])
+        assert tuple(side.values()) == tuple(wdl.chances(score, 110))
+    assert analysis["wdl"] == analysis["lines"][0]["wdl"]
+    out = analyze("--moves", "炮二平五", "--depth", "4", "--multipv", "2", cwd=tmp_path).stdout
+    assert "chances   win/draw/loss in per cent" in out
+    red = doc["analysis"]["lines"][0]["wdl"]["red"]
+    shown = "/".join(str(round(red[key] / 10)) for key in ("win", "draw", "loss"))
+    assert re.search(rf"^line 1\s+depth\s+4\s+\S+\s+{shown}\s", out, re.M), out
+    game = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", cwd=tmp_path)
+    blunder = game["records"][BLUNDER_PLY - 1]["wdl_after"]["mover"]
+    assert sum(blunder.values()) == 1000 and blunder["loss"] > blunder["win"]
+    finished = analyze_json("--fen", "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1", "--depth", "2", cwd=tmp_path)
+    assert finished["analysis"]["wdl"]["side"] == {"win": 0, "draw": 0, "loss": 1000}   # Black is mated
 
 
 def test_pov_flips_the_sign_for_black_to_move(tmp_path):
@@ -447,6 +474,6 @@ def test_book_moves_are_marked_and_not_judged_and_the_opening_is_named(tmp_path)
     assert not records[BLUNDER_PLY - 1]["book"]                 # 炮五进四 is no book move
     assert doc["opening"] and doc["summary"]["red"]["book_moves"] >= 1
     out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", cwd=tmp_path).stdout
-    assert re.search(r"^opening   \S", out, re.M) and re.search(r"炮二平五\s+\S+\s+book$", out, re.M), out
+    assert re.search(r"^opening   \S", out, re.M) and re.search(r"炮二平五\s+\S+\s+\d+/\d+/\d+\s+book$", out, re.M), out
     plain = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", "--no-book", cwd=tmp_path)
     assert not any(r["book"] for r in plain["records"]) and plain["opening"] is None

@@ -13,7 +13,7 @@ from engine import START_FEN, Position
 from engine.client import (EngineConfig, EngineCrashed, EngineProcess, EngineProtocolError, EngineTimeout, UcciCodec,
                            UciCodec)
 from engine.color import Color
-from engine.search_types import PvLine, SearchLimits
+from engine.search_types import PvLine, SearchLimits, Wdl
 from engine.client.codec import parse_id, parse_option_name
 from engine.client.process import _MainLine
 from engine.score import Score
@@ -184,7 +184,7 @@ def test_info_lines_become_values():
     fsf = UciCodec(rank_base=1)
     line = "info depth 12 seldepth 15 multipv 2 score cp -35 nodes 81234 nps 900000 time 90 pv h3e3 h10g8"
     assert fsf.parse_info(line) == PvLine(multipv=2, depth=12, seldepth=15, score=Score.from_cp(-35), nodes=81234,
-                                        time_ms=90, pv=("h2e2", "h9g7"))
+                                        nps=900000, time_ms=90, pv=("h2e2", "h9g7"))
     assert fsf.parse_info("info depth 3 score mate 2 pv a1a2").score == Score.from_mate(2)
     assert fsf.parse_info("info depth 7 score cp 50 lowerbound nodes 9 pv a1a2").bound == "lower"
     assert fsf.parse_info("info depth 7 score 50 upperbound").bound == "upper"
@@ -192,6 +192,22 @@ def test_info_lines_become_values():
     for other in ("info string hello", "info depth x score cp 1", "info score", "bestmove a0a1", ""):
         assert fsf.parse_info(other) is None, other
     assert fsf.parse_bestmove("info depth 1") is None
+
+
+def test_info_lines_with_chances_and_the_current_move():
+    uci = UciCodec()
+    line = ("info depth 18 seldepth 27 multipv 1 score cp 26 wdl 52 942 6 nodes 3012345 nps 1450000 hashfull 91 "
+            "tbhits 0 time 2077 pv h0g2 i9h9")
+    info = uci.parse_info(line)
+    assert info.wdl == Wdl(52, 942, 6) and -info.wdl == Wdl(6, 942, 52)
+    assert (info.score, info.nodes, info.nps, info.hashfull, info.time_ms, info.pv) == \
+        (Score.from_cp(26), 3012345, 1450000, 91, 2077, ("h0g2", "i9h9"))
+    assert uci.parse_info("info depth 5 score cp 1 pv a0a1").wdl is None
+    # A line that only names the move being searched is not a PV report (it would clear the score).
+    assert uci.parse_info("info depth 20 currmove h2e2 currmovenumber 3") is None
+    assert UcciCodec().parse_info("info currmove h2e2 currmovenumber 3") is None
+    for bad in ("info depth 1 score cp 5 wdl 1 2", "info depth 1 score cp 5 wdl 1 x 3 pv a0a1"):
+        assert uci.parse_info(bad) is None, bad
 
 
 def test_option_and_handshake_syntax():

@@ -49,6 +49,20 @@ def test_one_row_in_three_wire_forms():
     assert option_feature(row) == 'feature option="Skill Level -spin 20 0 20"'
 
 
+def test_show_wdl_is_a_setting_of_the_uci_family_only():
+    table = option_table({})
+    row = table.find("uci", "uci_showwdl")
+    assert row is not None and row is table.find("ucci", "showwdl") and row.setting == "show_wdl"
+    assert row.line("uci") == "option name UCI_ShowWDL type check default false"
+    assert row.line("ucci") == "option showwdl type check default false"
+    assert table.find("cecp", "UCI_ShowWDL") is None      # CECP's thinking lines have no room for it
+    for session_type in (UciSession, UcciSession):
+        session = session_type(LazyEngine(), lambda line: None)
+        assert session.show_wdl is False
+        options.apply(row, row.parse(session.dialect, "true"), session)
+        assert session.show_wdl is True
+
+
 def test_a_file_is_a_string_in_the_uci_family():
     row = option_table({}).find("uci", "BookFile")
     assert row is not None and row.kind == "file"

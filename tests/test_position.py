@@ -106,3 +106,17 @@ def test_fullmove_number_and_halfmove_clock():
     assert position.fen().endswith(" b - - 1 1")
     position.push("h7e7")
     assert position.fen().endswith(" w - - 2 2")
+
+
+def test_mirror_swaps_top_and_bottom_and_the_colours():
+    position = Position()
+    for move in ("h2e2", "h9g7", "h0g2"):
+        position.push(move)
+    mirror = position.mirror()
+    assert mirror.fen() == "rnbakab1r/9/1c2c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R w - - 3 2"
+    assert mirror.turn != position.turn and mirror.move_stack == [] and mirror.halfmove_clock == 3
+    assert mirror.mirror().fen() == position.fen()
+    assert sorted(mirror.legal_moves()) == sorted(m[0] + str(9 - int(m[1])) + m[2] + str(9 - int(m[3]))
+                                                  for m in position.legal_moves())
+    in_check = Position("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")   # not in check: the file is d
+    assert in_check.mirror().fen() == "4k4/4r4/9/9/9/9/9/9/9/3K5 w - - 0 1"

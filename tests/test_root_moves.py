@@ -51,3 +51,27 @@ def test_a_search_cut_short_still_plays_a_move_of_the_root_list():
         for limits in (dict(nodes=1), dict(hard_ms=1, soft_ms=1)):
             found = Searcher(16, 1).search(position.kernel_board, searchmoves=allowed, **limits)
             assert found.depth >= 1 and found.bestmove in allowed and found.pv[0] == found.bestmove
+
+
+def test_the_root_move_callback_names_every_root_move_and_changes_nothing():
+    """on_root_move (UCI's currmove): the main thread's root moves in the order searched, numbered from 1
+    in each iteration (MultiPV line k's from k, as Stockfish counts), with the iteration's depth; the
+    search itself (nodes, lines) is the same with it as without; what it raises is ignored; after the
+    delay only (none here: the search is done long before a minute)."""
+    plain, plain_infos = _search(depth=5, multipv=2)
+    seen = []
+    found, infos = _search(depth=5, multipv=2, on_root_move=lambda *report: seen.append(report))
+    assert (found.nodes, found.pv, [i.pv for i in infos]) == (plain.nodes, plain.pv, [i.pv for i in plain_infos])
+    legal = set(START.legal_moves())
+    assert {depth for depth, _, _ in seen} == {1, 2, 3, 4, 5}
+    assert all(move in legal and 1 <= number <= len(legal) for _, move, number in seen)
+    firsts = [number for k, (_, _, number) in enumerate(seen) if k == 0 or number <= seen[k - 1][2]]
+    assert set(firsts) <= {1, 2}           # each search of line 1 starts at 1, of line 2 at 2
+
+    def fails(*report):
+        raise RuntimeError("a GUI that went away")
+
+    assert _search(depth=4, on_root_move=fails)[0].nodes == _search(depth=4)[0].nodes
+    late = []
+    _search(depth=4, on_root_move=lambda *report: late.append(report), root_move_after_ms=60_000)
+    assert late == []

@@ -5,7 +5,9 @@
     analysis.lines[0].score, analysis.lines[0].pv, analysis.bestmove
     backend.close()
 
-Scores are from the side to move's view. Every PV is checked against the rules and cut at its first move
+Scores, and the chances of a win, a draw and a loss where the engine gives them (the in-process engine
+always: engine.wdl's model; another engine with UCI_ShowWDL, which is switched on when it offers it), are
+from the side to move's view. Every PV is checked against the rules and cut at its first move
 that is not legal (or that comes after the end of the game). A position whose game is over by the rules is
 not searched: the analysis then carries its outcome and the score it implies. An analysis is limited by
 depth, nodes or movetime (engine.search_types.SearchLimits), any combination: the first reached ends it.
@@ -20,7 +22,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..client import EngineConfig, EngineError, EngineProcess
 from ..position import Outcome, Position
 from ..score import MATE, Score
-from ..search_types import PvLine, SearchLimits
+from ..search_types import PvLine, SearchLimits, Wdl
+from .. import wdl as wdl_model
 from .errors import AnalyzeError
 from .moves import legal_prefix
 
@@ -53,6 +56,16 @@ class Analysis:
         return self.lines[0].score
 
     @property
+    def wdl(self) -> Optional[Wdl]:
+        """The side to move's chances: the best line's (None when the engine gave none), or what the
+        outcome means."""
+        if self.outcome is not None:
+            if self.outcome.winner is None:
+                return Wdl(0, 1000, 0)
+            return Wdl(1000, 0, 0) if self.side_to_move_won else Wdl(0, 0, 1000)
+        return self.lines[0].wdl
+
+    @property
     def depth(self) -> Optional[int]:
         return self.lines[0].depth if self.lines else None
 
@@ -65,6 +78,7 @@ class Backend:
 
     name: str = "engine"
     description: str = "engine"
+    gives_wdl: bool = False     # whether its lines carry win/draw/loss chances
 
     def analyse(self, fen: str, moves: Sequence[str], limits: SearchLimits, multipv: int = 1,
                 on_update: Optional[UpdateCallback] = None) -> Analysis:
@@ -144,6 +158,8 @@ class InProcessBackend(Backend):
     """The jiangjun searcher through the Engine facade (engine.server.engine). The transposition table is kept
     from one position to the next, which helps when the positions follow one another in a game."""
 
+    gives_wdl = True
+
     def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
         from ..server.engine import Engine, EngineOptions
         from ..version import ENGINE_NAME
@@ -187,7 +203,8 @@ class InProcessBackend(Backend):
             # The result can be newer than the last line 1 reported (a search stopped inside an iteration).
             lines = [line for line in lines if line.multipv != 1]
             lines.append(PvLine(multipv=1, depth=result.depth, score=result.score, pv=result.pv, nodes=result.nodes,
-                                time_ms=result.time_ms))
+                                time_ms=result.time_ms,
+                                wdl=wdl_model.chances(result.score, wdl_model.material_of(position))))
         return Analysis(position.fen(), tuple(lines), result.bestmove, nodes=result.nodes, time_ms=result.time_ms,
                         interrupted=interrupted)
 
@@ -217,6 +234,8 @@ class ExternalBackend(Backend):
             for value, names in ((threads, ("threads",)), (hash_mb, ("hash", "hashsize"))):
                 if value is not None:
                     self._set(names, value, required=True)
+            # The engine's own chances where it gives them (its scores are on its own scale).
+            self.gives_wdl = self._set(("UCI_ShowWDL", "showwdl"), "true", required=False)
         except EngineError as exc:
             self.close()
             raise AnalyzeError(f"{self.name} failed while setting options: {exc}") from None

@@ -267,7 +267,7 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
     for move in job.moves:
         position.push(move)
     if not args.json:
-        for line in position_header(position, backend.description, limits_text(limits), style):
+        for line in position_header(position, backend.description, limits_text(limits), style, backend.gives_wdl):
             print(line, file=out)
         out.flush()
     analysis = backend.analyse(job.start_fen, job.moves, limits, args.multipv,
@@ -313,7 +313,8 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
     mark_book_moves(layout, book)
     table = GameTable(layout, style)
     if text:
-        for line in game_header(job.headers, layout, backend.description, limits_text(limits), style):
+        for line in game_header(job.headers, layout, backend.description, limits_text(limits), style,
+                                backend.gives_wdl):
             print(line, file=out)
         print("", file=out)
         out.flush()

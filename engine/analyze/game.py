@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from ..book import Book
 from ..position import Color, Position
 from ..score import Score
-from ..search_types import PvLine, SearchLimits
+from ..search_types import PvLine, SearchLimits, Wdl
 from .backend import Analysis, Backend
 from .errors import AnalyzeError
 
@@ -81,6 +81,7 @@ class MoveRecord:
     loss: int                   # centipawns, >= 0
     classification: Optional[str]
     book: bool = False          # a move of the opening book: not judged
+    after_wdl: Optional[Wdl] = None   # the chances after the move, from the mover's view (None: not given)
 
     @property
     def best_line(self) -> Optional[PvLine]:
@@ -188,8 +189,9 @@ def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: Sea
             after = -analysis.score
             in_book = game.book_plies[ply - 1]
             loss, classification = (0, None) if in_book else judge(previous.score, after, best, thresholds)
+            after_wdl = None if analysis.wdl is None else -analysis.wdl
             record = MoveRecord(ply, move, movers[ply - 1], fens[ply - 1], previous, after, best, loss,
-                                classification, in_book)
+                                classification, in_book, after_wdl)
             game.records.append(record)
             if on_record is not None:
                 on_record(record)

@@ -1,7 +1,8 @@
 """Output: text lines, the live terminal display, and JSON, in the user's notation and point of view.
 
 Point of view (``pov``): ``red`` shows every score from Red's side; ``side`` shows a position's scores from
-the side to move's, and a game move's from the side that played it.
+the side to move's, and a game move's from the side that played it. The chances of a win, a draw and a
+loss (``27/46/27``, in per cent) are shown beside each score the engine gave them for, from the same view.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..fen import START_FEN
 from ..pgn.game import player_name
 from ..position import Color, Position
 from ..score import Score
-from ..search_types import PvLine, SearchLimits
+from ..search_types import PvLine, SearchLimits, Wdl
 from .backend import Analysis
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
@@ -34,6 +35,15 @@ class Style:
         """`score`, given from `viewer`'s side, in this style's point of view."""
         return score.pov(self.pov == "red" and viewer is Color.BLACK)
 
+    def wdl(self, chances: Optional[Wdl], viewer: Color) -> Optional[Wdl]:
+        """`chances`, given from `viewer`'s side, in this style's point of view."""
+        return None if chances is None else chances.pov(self.pov == "red" and viewer is Color.BLACK)
+
+    def wdl_text(self, chances: Optional[Wdl], viewer: Color) -> str:
+        """``27/46/27``: win/draw/loss in per cent in this style's point of view; "" when not given."""
+        shown = self.wdl(chances, viewer)
+        return "" if shown is None else "/".join(f"{round(x / 10)}" for x in shown)
+
     def pov_phrase(self, game: bool = False) -> str:
         if self.pov == "red":
             return "from Red's view"
@@ -44,6 +54,22 @@ def both_povs(score: Score, viewer: Color, viewer_key: str = "side") -> dict:
     """``{"red": {...}, viewer_key: {...}}``: a score given from `viewer`'s side, from both views."""
     red = score if viewer is Color.RED else -score
     return {"red": red.to_json(), viewer_key: score.to_json()}
+
+
+def wdl_json(chances: Optional[Wdl]) -> Optional[dict]:
+    return None if chances is None else chances._asdict()
+
+
+def both_povs_wdl(chances: Optional[Wdl], viewer: Color, viewer_key: str = "side") -> Optional[dict]:
+    """``{"red": {"win": 270, "draw": 460, "loss": 270}, viewer_key: {...}}`` (per mille) of chances
+    given from `viewer`'s side; None when not given."""
+    if chances is None:
+        return None
+    return {"red": wdl_json(chances.pov(viewer is Color.BLACK)), viewer_key: wdl_json(chances)}
+
+
+#: The header line that says what the chances are (for an engine that gives them).
+CHANCES_LINE = "chances   win/draw/loss in per cent (27/46/27), from the same view"
 
 
 # -- widths ----------------------------------------------------------------------------------------------
@@ -126,10 +152,13 @@ def outcome_text(analysis: Analysis, position: Position) -> str:
 
 
 def line_text(position: Position, line: PvLine, style: Style, multipv: int, pv_moves: Optional[int] = None) -> str:
-    """``depth 8   +35  1. 炮二平五 马8进7 ...`` (with ``line 2`` in front when several lines are shown)."""
+    """``depth 8   +35  27/46/27  1. 炮二平五 马8进7 ...`` (with ``line 2`` in front when several lines are
+    shown; the chances when the engine gave them)."""
     score = style.score(line.score, position.turn).text()
     pv = line.pv if pv_moves is None else line.pv[:pv_moves]
-    text = f"depth {line.depth:>2}  {score:>5}  {numbered_line(position, pv, style.notation)}"
+    chances = style.wdl_text(line.wdl, position.turn)
+    chances = f"{chances:>8}  " if chances else ""
+    text = f"depth {line.depth:>2}  {score:>5}  {chances}{numbered_line(position, pv, style.notation)}"
     if pv_moves is not None and len(line.pv) > pv_moves:
         text += " …"
     return (f"line {line.multipv}  " if multipv > 1 else "") + text
@@ -179,11 +208,13 @@ def _seconds(limits: SearchLimits) -> Optional[float]:
     return None if limits.movetime is None else round(limits.movetime / 1000, 9)
 
 
-def position_header(position: Position, engine: str, limits: str, style: Style) -> List[str]:
+def position_header(position: Position, engine: str, limits: str, style: Style, chances: bool = True) -> List[str]:
+    """The header of a position's analysis; `chances`: the engine gives win/draw/loss chances."""
     return [
         f"position  {position.fen()} ({position.turn.label} to move)",
         f"engine    {engine}; {limits}",
         f"scores    {style.pov_phrase()}, mates as #N (mates in N) and -#N (is mated in N)",
+        *([CHANCES_LINE] if chances else []),
     ]
 
 
@@ -197,6 +228,7 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
             "multipv": line.multipv, "depth": line.depth, "seldepth": line.seldepth, "nodes": line.nodes,
             "time_ms": line.time_ms, "score": both_povs(line.score, turn),
             "score_text": style.score(line.score, turn).text(),
+            "wdl": both_povs_wdl(line.wdl, turn),
             "pv": list(line.pv), "pv_text": line_texts(position, line.pv, style.notation),
         })
     best = analysis.bestmove
@@ -208,6 +240,7 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
             "reason": analysis.outcome.reason},
         "score": both_povs(analysis.score, turn),
         "score_text": style.score(analysis.score, turn).text(),
+        "wdl": both_povs_wdl(analysis.wdl, turn),
         "bestmove": best,
         "bestmove_text": None if best is None else move_text(position, best, style.notation),
         "depth": analysis.depth,
@@ -220,7 +253,8 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
 
 # -- games ----------------------------------------------------------------------------------------------
 
-def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style) -> List[str]:
+def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits: str, style: Style,
+                chances: bool = True) -> List[str]:
     red, black = player_name(headers, "red"), player_name(headers, "black")
     facts = []
     if red or black:
@@ -241,6 +275,7 @@ def game_header(headers: Dict[str, str], game: GameAnalysis, engine: str, limits
         *opening,
         f"engine    {engine}; {limits} per position",
         f"scores    {style.pov_phrase(game=True)}, after each move; loss in centipawns for the side that moved",
+        *([CHANCES_LINE] if chances else []),
         f"marks     ?! inaccuracy (loss >= {t.inaccuracy}), ? mistake (>= {t.mistake}), ?? blunder (>= {t.blunder})",
     ]
 
@@ -269,6 +304,9 @@ class GameTable:
         after = style.score(record.after, record.mover)
         # `after` is the mover's view; in red pov a Black move's score flips.
         text = f"  {pad(self.labels[index], self.label_width)} {move} {after.text():>6}"
+        chances = style.wdl_text(record.after_wdl, record.mover)
+        if chances:
+            text += f" {chances:>8}"
         if record.book:
             return text + "  book"
         if record.best:
@@ -293,8 +331,9 @@ class GameTable:
             position = game.position_at(ply)
             first = lines[0]
             score = self.style.score(first.score, position.turn).text()
+            chances = self.style.wdl_text(first.wdl, position.turn)
             pv = " ".join(line_texts(position, first.pv[:4], self.style.notation))
-            text += f": depth {first.depth} {score} {pv}"
+            text += f": depth {first.depth} {score}{' ' + chances if chances else ''} {pv}"
         return text
 
 
@@ -321,8 +360,9 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
     if analysis.outcome is not None:
         return [f"{where}: {outcome_text(analysis, position)}"]
     score = style.score(analysis.score, position.turn).text()
+    chances = style.wdl_text(analysis.wdl, position.turn)
     best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
-    return [f"{where}: {score} ({position.turn.label} to move), best {best}"]
+    return [f"{where}: {score}{' (' + chances + ')' if chances else ''} ({position.turn.label} to move), best {best}"]
 
 
 def record_json(record: MoveRecord, style: Style) -> dict:
@@ -339,6 +379,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "score_before": both_povs(record.before_score, mover, "mover"),
         "score_after": both_povs(record.after, mover, "mover"),
         "score_after_text": style.score(record.after, mover).text(),
+        "wdl_after": both_povs_wdl(record.after_wdl, mover, "mover"),
         "best": record.best,
         "book": record.book,
         "loss": record.loss,

@@ -15,13 +15,13 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..color import Color
 from ..score import Score
-from ..search_types import PvLine, SearchLimits
+from ..search_types import PvLine, SearchLimits, Wdl
 from .values import BestMove
 
 _MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
 _NO_MOVE = {"(none)", "0000", "none", "null", "(null)"}
 _INFO_NUMBERS = {"depth": "depth", "seldepth": "seldepth", "multipv": "multipv", "nodes": "nodes",
-                 "time": "time_ms"}
+                 "time": "time_ms", "nps": "nps", "hashfull": "hashfull"}
 
 
 class Codec:
@@ -93,13 +93,18 @@ class Codec:
 
     # -- the engine's lines ---------------------------------------------------------------------------
     def parse_info(self, line: str) -> Optional[PvLine]:
-        """An `info` line as a PvLine; None for other lines, `info string`/`info message` and malformed ones.
+        """An `info` line as a PvLine; None for other lines, `info string`/`info message`, the lines that
+        only name the move being searched (`info depth 20 currmove h2e2 currmovenumber 1`) and malformed
+        ones.
 
         Scores are read in every form either dialect's engines print: ``score cp N``, ``score mate N`` and
-        UCCI's bare ``score N`` (Fairy-Stockfish prints ``cp`` in UCCI mode too). The words after ``string``
+        UCCI's bare ``score N`` (Fairy-Stockfish prints ``cp`` in UCCI mode too), with the chances
+        ``wdl W D L`` after them when the engine gives them (UCI_ShowWDL). The words after ``string``
         are text, and everything after ``pv`` is the variation."""
         words = line.split()
         if not words or words[0] != "info" or (len(words) > 1 and words[1] in ("string", "message")):
+            return None
+        if "currmove" in words and "pv" not in words:
             return None
         fields: Dict[str, object] = {}
         i = 1
@@ -118,6 +123,10 @@ class Codec:
                         fields["score"], i = Score.from_mate(int(words[i + 2])), i + 3
                     else:
                         fields["score"], i = Score.from_cp(int(kind)), i + 2
+                    continue
+                if key == "wdl":
+                    win, draw, loss = (int(word) for word in words[i + 1:i + 4])   # ValueError if fewer
+                    fields["wdl"], i = Wdl(win, draw, loss), i + 4
                     continue
                 if key in ("lowerbound", "upperbound"):
                     fields["bound"] = key[:-5]

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from .._core import SearchReport, Searcher
+from .._core import SearchReport, Searcher, network_hidden
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from .. import book as books
@@ -29,7 +29,8 @@ from ..color import Color
 from ..nets.loader import NetworkLoader
 from ..position import Position, normalize_move
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, SearchResult, TableEntry
+from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, TableEntry
+from .. import wdl
 from . import strength
 from .options import FIELD_DEFAULTS
 from .timeman import GameTimeState, IterationTimer, allocate
@@ -42,6 +43,9 @@ _MAX_DEPTH = 10_000
 _MAX_NODES = 2**62
 #: perft depths accepted: deeper ones run for minutes and cannot be stopped.
 MAX_PERFT_DEPTH = 6
+#: The current root move is reported (on_currmove) once a search has run this long (ms), as Stockfish
+#: does: a GUI then shows that a long search is alive, and a short one prints no more than before.
+CURRMOVE_AFTER_MS = 3000
 
 
 class EngineBusyError(RuntimeError):
@@ -75,15 +79,18 @@ class EngineOptions:
 
 InfoCallback = Callable[[PvLine], None]
 BestmoveCallback = Callable[[SearchResult], None]
+CurrmoveCallback = Callable[[CurrentMove], None]
 
 
 class _Job:
     """The state of one `go` shared between the protocol thread and the search thread."""
 
-    def __init__(self, limits: SearchLimits, on_info: InfoCallback, on_bestmove: BestmoveCallback) -> None:
+    def __init__(self, limits: SearchLimits, on_info: InfoCallback, on_bestmove: BestmoveCallback,
+                 on_currmove: Optional[CurrmoveCallback] = None) -> None:
         self.limits = limits
         self.on_info = on_info
         self.on_bestmove = on_bestmove
+        self.on_currmove = on_currmove
         self.go_time = time.monotonic()
         self.lock = threading.Lock()
         # Set when the result may be reported: at once for a normal search, on stop/ponderhit otherwise.
@@ -212,8 +219,10 @@ class Engine:
         self.new_game()
 
     # -- searching ---------------------------------------------------------------------------
-    def go(self, limits: SearchLimits, on_info: InfoCallback, on_bestmove: BestmoveCallback) -> None:
-        """Start searching the current position in the background and return at once.
+    def go(self, limits: SearchLimits, on_info: InfoCallback, on_bestmove: BestmoveCallback,
+           on_currmove: Optional[CurrmoveCallback] = None) -> None:
+        """Start searching the current position in the background and return at once. `on_currmove`,
+        when given, is told of each root move the search starts on once it has run CURRMOVE_AFTER_MS.
 
         A search still running is stopped (and reports its own bestmove) first. Raises IllegalMoveError
         for a `searchmoves` move that is not legal, EngineBusyError while a perft runs.
@@ -226,7 +235,7 @@ class Engine:
         self.stop()
         self.wait()
         self._network.ensure(self._options.use_nnue)
-        job = _Job(limits, on_info, on_bestmove)
+        job = _Job(limits, on_info, on_bestmove, on_currmove)
         job.book = self._books.book if self._options.own_book else None
         if not (limits.infinite or limits.ponder):
             job.released.set()
@@ -328,6 +337,20 @@ class Engine:
         self._network.ensure(self._options.use_nnue)
         return int(self._searcher.evaluate(self._position.kernel_board))
 
+    def explain_evaluation(self) -> list[str]:
+        """The `eval` command's lines: the static evaluation of the current position and its parts
+        (engine.server.evaluation)."""
+        from . import evaluation   # loaded by the first `eval` only
+
+        final = self.evaluate()    # loads a pending network first
+        network = self._options.use_nnue and network_hidden() > 0
+        return evaluation.explain(self._position, final, network, self.evaluation_summary())
+
+    def flip(self) -> None:
+        """Replace the position by its mirror image with the colours swapped (Pikafish's `flip`): the
+        moves played are forgotten, and so are the banned moves."""
+        self.set_position(self._position.mirror().fen())
+
     def evaluation_summary(self) -> str:
         """Which evaluation the next search uses, in words (for an `info string`)."""
         return self._network.summary(self._options.use_nnue)
@@ -392,6 +415,7 @@ class Engine:
         if limits.depth == 0:
             return _unsearched(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
                                note="depth 0: static evaluation only", static=True)
+        material = wdl.material_of(position)   # the WDL model's, at the root
         if soft or hard:
             spent = int((time.monotonic() - job.go_time) * 1000)
             soft, hard = max(1, soft - spent) if soft else 0, max(1, hard - spent) if hard else 0
@@ -407,9 +431,13 @@ class Engine:
                         late = int((time.monotonic() - asked) * 1000)
                         self._searcher.set_deadlines(max(1, p_soft - late), max(1, p_hard - late))
             try:
-                job.on_info(_pv_line(info))
+                job.on_info(_pv_line(info, material))
             except Exception:  # a failing writer must not abort the search
                 pass
+
+        def report_root_move(depth: int, move: str, number: int) -> None:
+            # The kernel ignores what this raises.
+            job.on_currmove(CurrentMove(depth, move, number))  # type: ignore[misc]
 
         # A strength level below full only lowers the depth and node limits (the time limits stay the
         # time manager's) and searches its candidates as extra PV lines, which the GUI is not shown.
@@ -436,6 +464,8 @@ class Engine:
             banmoves=banmoves,
             on_info=collect,
             soft_share=job.timer.soft_share if job.timer is not None else None,
+            on_root_move=report_root_move if job.on_currmove is not None else None,
+            root_move_after_ms=CURRMOVE_AFTER_MS,
         )
         if job.timer is not None:
             job.timer.finish()
@@ -459,12 +489,14 @@ def _unsearched(bestmove: Optional[str], score: Score = Score(0), **fields: obje
     return SearchResult(bestmove, score=score, depth=0, nodes=0, **fields)  # type: ignore[arg-type]
 
 
-def _pv_line(report: SearchReport) -> PvLine:
-    """The kernel's SearchReport of one line as the vocabulary's PvLine."""
+def _pv_line(report: SearchReport, material: int) -> PvLine:
+    """The kernel's SearchReport of one line as the vocabulary's PvLine, with the chances its score stands
+    for at the root's material count `material` (engine.wdl)."""
+    score = Score(report.score)
     return PvLine(
-        depth=report.depth, seldepth=report.seldepth, multipv=report.multipv, score=Score(report.score),
+        depth=report.depth, seldepth=report.seldepth, multipv=report.multipv, score=score,
         nodes=report.nodes, time_ms=report.time_ms, nps=report.nps,
-        hashfull=report.hashfull, pv=report.pv,
+        hashfull=report.hashfull, pv=report.pv, wdl=wdl.chances(score, material),
     )
 
 

@@ -15,7 +15,8 @@ what it does (the maximum of Hash is half the machine's memory: 8192 on 16 GB):
 A session offers the rows that have a name in its dialect, and `setoption` finds a row by that name,
 by its name in the other dialects, or by an alias. CECP offers its rows as `feature option=` under
 the UCI name, except Hash and Threads, which are XBoard's `memory` and `cores` commands (a value out of
-range is clamped there: XBoard sends what the user has, not what the engine offers).
+range is clamped there: XBoard sends what the user has, not what the engine offers). UCI_ShowWDL is
+not offered in CECP: its thinking lines have fixed fields and no room for the chances.
 
 Rows can be appended at run time (OptionTable.extend): `option_table()` appends the search's tuning
 parameters when the environment variable JIANGJUN_TUNE is set (`tuning_options`), so that an SPSA
@@ -260,6 +261,8 @@ def _builtin_options() -> tuple[EngineOption, ...]:
                      maximum=5000),
         EngineOption("button", "forget what the search has learnt: table and history (UCCI: a new game)",
                      uci="Clear Hash", ucci="newgame", cecp=FEATURE, action=lambda engine, value: engine.clear_hash()),
+        EngineOption("check", "show the win/draw/loss chances (per mille) of each score in the info lines",
+                     uci="UCI_ShowWDL", ucci="showwdl", setting="show_wdl", default=False),
         EngineOption("combo", "the variant: xiangqi is the only one",
                      uci="UCI_Variant", default="xiangqi", choices=("xiangqi",)),
         EngineOption("check", "batch mode: accepted; input is read during searches anyway",

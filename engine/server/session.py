@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Sequence
 
-from ..search_types import PvLine, SearchLimits, SearchResult
+from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult
 from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_moves, parse_position, parse_setoption, quote
 from .options import Dialect, OptionError, apply, option_table
@@ -59,7 +59,8 @@ class LazyEngine:
 HELP = (
     "commands: uci | ucci | xboard, isready, setoption ..., position {startpos | fen <FEN>} [moves ...], "
     "go [depth N | nodes N | movetime MS | wtime MS btime MS ... | infinite], stop, ponderhit, "
-    "d (board), go perft N, ucinewgame, quit"
+    "d (board), eval (the static evaluation explained), flip (mirror the position, colours swapped), "
+    "go perft N, ucinewgame, quit"
 )
 
 
@@ -115,6 +116,7 @@ class Session(BaseSession):
 
     def __init__(self, engine: LazyEngine, say: Say) -> None:
         super().__init__(engine, say)
+        self.show_wdl = False   # UCI_ShowWDL, a setting of the wire: the chances in the info lines
         self.handlers.update({
             "isready": self.cmd_isready,
             "position": self.cmd_position,
@@ -131,6 +133,8 @@ class Session(BaseSession):
             "setoption": self.cmd_setoption,
             "quit": self.cmd_quit,
             "d": self.cmd_display,
+            "eval": self.cmd_eval,
+            "flip": self.cmd_flip,
             "help": self.cmd_help,
         })
 
@@ -146,6 +150,10 @@ class Session(BaseSession):
     @abstractmethod
     def bestmove_lines(self, result: SearchResult) -> list[str]:
         """The lines that answer a `go`."""
+
+    @abstractmethod
+    def currmove_lines(self, current: CurrentMove) -> list[str]:
+        """The lines that show the root move a long search has started on."""
 
     def farewell(self) -> None:
         """Say goodbye on `quit` (UCCI: `bye`)."""
@@ -166,6 +174,11 @@ class Session(BaseSession):
     def report_info(self, info: PvLine) -> None:
         """Print one completed iteration (called on the search thread)."""
         for line in self.info_lines(info):
+            self.say(line)
+
+    def report_currmove(self, current: CurrentMove) -> None:
+        """Print the root move a long search has started on (called on the search thread)."""
+        for line in self.currmove_lines(current):
             self.say(line)
 
     def report_bestmove(self, result: SearchResult) -> None:
@@ -205,7 +218,7 @@ class Session(BaseSession):
             self.perft(args[1:])
             return
         limits = self.parse_go(args)
-        self.engine.go(limits, self.report_info, self.report_bestmove)
+        self.engine.go(limits, self.report_info, self.report_bestmove, self.report_currmove)
 
     def cmd_stop(self, args: list[str]) -> None:
         # An idle `stop` gets no answer: UCCI suggests `nobestmove`, but a `stop` that crosses a
@@ -236,6 +249,17 @@ class Session(BaseSession):
         if self.engine.banmoves:
             self.say(f"Banned moves: {' '.join(self.engine.banmoves)}")
 
+    def cmd_eval(self, args: list[str]) -> None:
+        """`eval`: the static evaluation of the current position, explained."""
+        _no_arguments("eval", args)
+        for line in self.engine.explain_evaluation():
+            self.say(line)
+
+    def cmd_flip(self, args: list[str]) -> None:
+        """`flip`: the position mirrored top to bottom, colours and the side to move swapped."""
+        _no_arguments("flip", args)
+        self.engine.flip()
+
     def cmd_help(self, args: list[str]) -> None:
         self.say(f"info string {HELP}")
 
@@ -254,3 +278,8 @@ class Session(BaseSession):
             self.say(f"Nodes searched: {sum(split.values())}")
 
         self.engine.perft(depth, done)
+
+
+def _no_arguments(command: str, args: list[str]) -> None:
+    if args:
+        raise CommandError(f"{command} takes no arguments, not {quote(' '.join(args))}")

@@ -7,6 +7,7 @@ unless `setoption usemillisec true`, bare integer scores, `nobestmove`, `banmove
     > go time 60000 increment 1000
     < info depth 9 score 21 pv h9g7 h0g2 ...
     < info time 66 nodes 98765
+    < info currmove h9g7 currmovenumber 1                   (once a search has run for 3 s)
     < bestmove h9g7 ponder h0g2
     > probe fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2
     < pophash bestmove h9g7 lowerbound 21 depth 9 upperbound 21 depth 9
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..search_types import PvLine, SearchLimits, SearchResult, TableEntry
+from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, TableEntry
 from .commands import CommandError, parse_int, parse_number, parse_position, quote
 from .session import LazyEngine, Say, Session
 
@@ -73,10 +74,18 @@ def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
     )
 
 
-def format_info(info: PvLine) -> list[str]:
-    """`info depth D score S pv ...` (bare integer; mates as ±(30000 - plies)) and `info time T nodes N`."""
+def format_info(info: PvLine, show_wdl: bool = False) -> list[str]:
+    """`info depth D score S [wdl W D L] pv ...` (bare integer; mates as ±(30000 - plies); the chances
+    only with `show_wdl`, the option showwdl) and `info time T nodes N`."""
     pv = f" pv {' '.join(info.pv)}" if info.pv else ""
-    return [f"info depth {info.depth} score {info.score.value}{pv}", f"info time {info.time_ms} nodes {info.nodes}"]
+    chances = " wdl {} {} {}".format(*info.wdl) if show_wdl and info.wdl is not None else ""
+    return [f"info depth {info.depth} score {info.score.value}{chances}{pv}",
+            f"info time {info.time_ms} nodes {info.nodes}"]
+
+
+def format_currmove(current: CurrentMove) -> str:
+    """`info currmove M currmovenumber N` (UCCI's currmove, with ElephantEye's currmovenumber)."""
+    return f"info currmove {current.move} currmovenumber {current.number}"
 
 
 def format_bestmove(result: SearchResult) -> list[str]:
@@ -138,7 +147,10 @@ class UcciSession(Session):
         self.say("bye")
 
     def info_lines(self, info: PvLine) -> list[str]:
-        return format_info(info) if info.multipv == 1 else []
+        return format_info(info, self.show_wdl) if info.multipv == 1 else []
+
+    def currmove_lines(self, current: CurrentMove) -> list[str]:
+        return [format_currmove(current)]
 
     def bestmove_lines(self, result: SearchResult) -> list[str]:
         return format_bestmove(result)

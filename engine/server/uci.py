@@ -5,7 +5,11 @@ handshake; bare `fen`/`startpos` lines).
     > position startpos moves h2e2 h9g7
     > go wtime 60000 btime 60000 winc 1000 binc 1000
     < info depth 9 seldepth 14 multipv 1 score cp 21 nodes 98765 nps 1500000 hashfull 12 time 66 pv h0g2 ...
+    < info depth 10 currmove h0g2 currmovenumber 1          (once a search has run for 3 s)
     < bestmove h0g2 ponder i9h9
+
+With `setoption name UCI_ShowWDL value true` the info lines carry the chances after the score, as
+Pikafish prints them: `score cp 21 wdl 281 455 264`.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from typing import Optional, Sequence
 
 from ..color import Color
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, SearchResult
+from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult
 from .commands import CommandError, parse_int, parse_moves, quote
 from .session import LazyEngine, Say, Session
 
@@ -22,12 +26,20 @@ _CLOCK_WORDS = ("wtime", "btime", "winc", "binc", "movetime")
 _COUNT_WORDS = ("movestogo", "depth", "nodes", "mate")
 
 
-def format_info(info: PvLine) -> str:
-    """`info depth D seldepth S multipv K score cp X|mate M nodes N nps R hashfull H time T pv ...`."""
+def format_info(info: PvLine, show_wdl: bool = False) -> str:
+    """`info depth D seldepth S multipv K score cp X|mate M [wdl W D L] nodes N nps R hashfull H time T
+    pv ...`; the chances only with `show_wdl` (UCI_ShowWDL)."""
     score = f"mate {info.score.mate}" if info.score.is_mate else f"cp {info.score.value}"
+    if show_wdl and info.wdl is not None:
+        score += " wdl {} {} {}".format(*info.wdl)
     line = (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} score {score} "
             f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
     return line + (" pv " + " ".join(info.pv) if info.pv else "")
+
+
+def format_currmove(current: CurrentMove) -> str:
+    """`info depth D currmove M currmovenumber N`, as Stockfish prints it."""
+    return f"info depth {current.depth} currmove {current.move} currmovenumber {current.number}"
 
 
 def format_bestmove(result: SearchResult) -> list[str]:
@@ -110,7 +122,10 @@ class UciSession(Session):
         return parse_go(args, self.engine.position.turn is Color.RED)
 
     def info_lines(self, info: PvLine) -> list[str]:
-        return [format_info(info)]
+        return [format_info(info, self.show_wdl)]
+
+    def currmove_lines(self, current: CurrentMove) -> list[str]:
+        return [format_currmove(current)]
 
     def bestmove_lines(self, result: SearchResult) -> list[str]:
         return format_bestmove(result)
