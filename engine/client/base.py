@@ -15,7 +15,6 @@ methods below and never needs to know which:
 """
 from __future__ import annotations
 
-import time
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence
 

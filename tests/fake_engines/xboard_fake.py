@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if any((ROOT / "engine").glob("_core*.so")) and str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import START_FEN, Position  # noqa: E402
+from engine import Position  # noqa: E402
 
 
 class Fake:
