@@ -159,6 +159,8 @@ class SimpleEngine:
                                           else (result.bestmove,)))
             lines = [main] + [line for line in lines if line.pv[:1] != (result.bestmove,)]
         lines = lines[:wanted] or [PvLine()]
+        if lines[0].nodes is None and result.nodes is not None:    # UCCI prints the nodes on a line of their own
+            lines[0] = replace(lines[0], nodes=result.nodes)
         return lines[0] if multipv is None else lines
 
     def _set_multipv(self, wanted: int) -> None:
