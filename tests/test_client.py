@@ -184,7 +184,7 @@ def test_info_lines_become_values():
     fsf = UciCodec(rank_base=1)
     line = "info depth 12 seldepth 15 multipv 2 score cp -35 nodes 81234 nps 900000 time 90 pv h3e3 h10g8"
     assert fsf.parse_info(line) == PvLine(multipv=2, depth=12, seldepth=15, score=Score.from_cp(-35), nodes=81234,
-                                        time_ms=90, pv=("h2e2", "h9g7"))
+                                        nps=900000, time_ms=90, pv=("h2e2", "h9g7"))
     assert fsf.parse_info("info depth 3 score mate 2 pv a1a2").score == Score.from_mate(2)
     assert fsf.parse_info("info depth 7 score cp 50 lowerbound nodes 9 pv a1a2").bound == "lower"
     assert fsf.parse_info("info depth 7 score 50 upperbound").bound == "upper"

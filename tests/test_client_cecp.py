@@ -69,7 +69,8 @@ def play(engine: EngineProcess, plies: int, limits: SearchLimits = CLOCK, fen: s
 
 # -- the wire ------------------------------------------------------------------------------------------------
 def test_features_are_read_with_quoted_values():
-    line = 'feature ping=1 setboard=0 myname="MaxQi 4.8G" variants="xiangqi,normal" option="Hash -spin 64 1 1024" done=0'
+    line = ('feature ping=1 setboard=0 myname="MaxQi 4.8G" variants="xiangqi,normal" option="Hash -spin 64 1 1024" '
+            'done=0')
     assert parse_features(line) == [("ping", "1"), ("setboard", "0"), ("myname", "MaxQi 4.8G"),
                                     ("variants", "xiangqi,normal"), ("option", "Hash -spin 64 1 1024"),
                                     ("done", "0")]

@@ -2,8 +2,10 @@
 values, and the time-control commands written. Pure functions, tested on their own; the conversation is
 :mod:`.cecp`'s. (The engine's side of the same protocol is engine.server.cecp_codec.)
 
-    parse_features('feature ping=1 myname="MaxQi 4.8G" done=0')   # [('ping', '1'), ('myname', 'MaxQi 4.8G'), ('done', '0')]
-    parse_thinking("9 21 41 2210454 14 536000 0\\th9g7 h0g2")       # (9, Score(21), 410 ms, 2210454, 14, 536000, 'h9g7 h0g2')
+    parse_features('feature ping=1 myname="MaxQi 4.8G" done=0')
+                                            # [('ping', '1'), ('myname', 'MaxQi 4.8G'), ('done', '0')]
+    parse_thinking("9 21 41 2210454 14 536000 0\\th9g7 h0g2")
+                                            # Thinking(9, Score(21), 410.0 ms, 2210454, 14, 536000, 'h9g7 h0g2')
     parse_claim("0-1 {Black mates}")                               # ('0-1', 'Black mates')
     level_line(moves=0, base_ms=10_000, increment_ms=100)          # 'level 0 0:10 0.1'
 

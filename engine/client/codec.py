@@ -21,7 +21,7 @@ from .values import BestMove
 _MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
 _NO_MOVE = {"(none)", "0000", "none", "null", "(null)"}
 _INFO_NUMBERS = {"depth": "depth", "seldepth": "seldepth", "multipv": "multipv", "nodes": "nodes",
-                 "time": "time_ms"}
+                 "time": "time_ms", "nps": "nps", "hashfull": "hashfull"}
 
 
 class Codec:
