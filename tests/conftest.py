@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -29,6 +31,15 @@ def engine_env() -> dict:
     return env
 
 
+@pytest.fixture
+def sjaak_home(tmp_path_factory, monkeypatch):
+    """A HOME of its own for Sjaak II, which writes the options it was given to ~/.config/sjaakii.conf when it
+    exits and reads them back at its next start (a test that sets its Level would change every later game)."""
+    home = tmp_path_factory.mktemp("sjaak-home")
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
 # Some tests need programs or packages from outside the project (Fairy-Stockfish, MaxQi, Sjaak II, pyffish,
 # XBoard and Xvfb, Dask, numpy/scipy) and skip without them, so that a developer's partial machine can still
@@ -36,8 +47,6 @@ def engine_env() -> dict:
 # of them is a failure.
 import os
 import re
-
-import pytest
 
 REQUIRE_TOOLS = os.environ.get("JIANGJUN_REQUIRE_TOOLS", "") not in ("", "0")
 _MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|maxqi|fairymax|sjaak|distributed|dask|numpy|"

@@ -333,7 +333,7 @@ def test_maxqi():
 
 
 @needs_sjaak
-def test_sjaak_ii_and_its_pv_in_san():
+def test_sjaak_ii_and_its_pv_in_san(sjaak_home):
     with EngineProcess(EngineConfig(SJAAK, proto="xboard", options={"MultiPV": "1"})) as engine:
         assert engine.name.startswith("Sjaak II") and engine.rank_base == 0
         assert engine.declared["multipv"].maximum == 256

@@ -92,7 +92,7 @@ def test_maxqi_against_jiangjun(tmp_path, outside):
 
 
 @needs_sjaak
-def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside):
+def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside, sjaak_home):
     pgn = tmp_path / "sjaak.pgn"
     match, output = run_match([jiangjun(outside, "xboard", name="jj-xboard"), EngineConfig(SJAAK, proto="cecp")],
                               tc="2+0.05", games=2, pgn_path=str(pgn))

@@ -109,7 +109,7 @@ def test_maxqi():
 
 
 @pytest.mark.skipif(not installed(SJAAK), reason=f"Sjaak II (sjaakii) not installed at {SJAAK}")
-def test_sjaak_ii():
+def test_sjaak_ii(sjaak_home):
     with SimpleEngine.popen(SJAAK, "cecp", options={"Level": "normal"}) as engine:
         assert engine.options["Level"].choices[-1] == "Normal"
         position = opened_position()
