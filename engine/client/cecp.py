@@ -26,11 +26,11 @@ The conversation (engine-intf.html; what XBoard and cutechess send):
    numbering. Without ``ping`` the numbering is 0..9.
 4. **A game.** ``new``, ``variant xiangqi``, ``force``, ``easy`` (no pondering), ``post``. The engine keeps
    the game itself, so the process remembers what the engine's board holds and sends only what it lacks:
-   before a search, the moves since (``usermove m`` for an engine that asked for it with ``usermove=1``, a
-   bare ``m`` otherwise), a new board by ``setboard`` (H/E letters) for another start (an engine without
-   ``setboard=1`` plays only from the start position), the limits when they change, ``time``/``otim`` in
-   centiseconds, and then ``go`` -- or, when the engine already plays the side to move and only the
-   opponent's reply is new, the clocks and that move, which starts its search (cutechess's way).
+   before a search, a new board by ``setboard`` (H/E letters) for another start (an engine without
+   ``setboard=1`` plays only from the start position), the game's limits (step 5) once, the moves since
+   (``usermove m`` for an engine that asked for it with ``usermove=1``, a bare ``m`` otherwise),
+   ``time``/``otim`` in centiseconds, and then ``go`` -- or, when the engine already plays the side to move
+   and only the opponent's reply is new, the clocks and that move, which starts its search (cutechess's way).
 5. **Limits.** A clock is ``level MPS BASE INC`` from the game's first search (moves to go, the clock, the
    increment) and ``time``/``otim`` before each move; a fixed time a move is ``st`` in whole seconds (at
    least 1: MaxQi reads ``st 0.3`` as 0); a depth is ``sd``, with ``st`` or ``level`` when also given, else
@@ -386,7 +386,7 @@ class CecpProcess(EngineProcess):
                 return self._timed_out(answer, sent, start, timeout, on_info)
             stamp, line = got
             if line is None:
-                self._started_lost()
+                self._board = self._plays = None
                 raise self._transport.crash("while thinking")
             if self._take(line, answer, sent, on_info):
                 if answer.move is not None:
@@ -471,10 +471,6 @@ class CecpProcess(EngineProcess):
         what = "moved late, after `?`" if late is not None else "did not answer `?` either"
         raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
                             details=self._transport.context(), result=late)
-
-    def _started_lost(self) -> None:
-        self._board = None
-        self._plays = None
 
 
 class _Answer:
