@@ -11,7 +11,7 @@ natural move limit) are the Cython kernel's; this module converts, validates and
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from . import _core
 from .color import Color
@@ -210,11 +210,32 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.fen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (engine.pictures.diagram), the last move marked: what a notebook
+        (Jupyter, IPython) shows for a position."""
+        from .pictures.diagram import board_svg
+
+        stack = self.move_stack
+        return board_svg(self.fen(), move=stack[-1] if stack else None)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.fen().split()[:2] == other.fen().split()[:2]
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+def legal_prefix(position: Position, moves: Sequence[str]) -> tuple[str, ...]:
+    """The longest prefix of ``moves`` that is legal from ``position`` (an engine's PV may run past the end
+    of the game by the rules, or an external engine may print junk)."""
+    board = position.copy()
+    good: list[str] = []
+    for move in moves:
+        if board.outcome() is not None or not board.is_legal(move):
+            break
+        board.push(move)
+        good.append(move)
+    return tuple(good)
 
 
 def _letter(side: int, ptype: int) -> str:

@@ -113,8 +113,11 @@ class SearchResult:
     pv: tuple[str, ...] = ()
     resign: bool = False                   # `bestmove m resign`: the engine gives the game up
     offers_draw: bool = False              # `bestmove m draw`: it offers a draw, or accepts the one offered
-    note: Optional[str] = None             # why there is no move, or where it came from (a book move)
+    note: Optional[str] = None             # why there is no move, or where it came from (a book move); the
+                                           # comment of a claim
     static: bool = False                   # `go depth 0`: the score is the static evaluation, no move searched
+    claim: Optional[str] = None            # a result the engine claimed ("1-0", "0-1", "1/2-1/2": CECP's
+                                           # `1-0 {...}` lines), with or without a move; the referee judges it
 
 
 class TableEntry(NamedTuple):

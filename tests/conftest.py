@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -29,19 +31,26 @@ def engine_env() -> dict:
     return env
 
 
+@pytest.fixture
+def sjaak_home(tmp_path_factory, monkeypatch):
+    """A HOME of its own for Sjaak II, which writes the options it was given to ~/.config/sjaakii.conf when it
+    exits and reads them back at its next start (a test that sets its Level would change every later game)."""
+    home = tmp_path_factory.mktemp("sjaak-home")
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
-# Some tests need programs or packages from outside the project (Fairy-Stockfish, pyffish, XBoard and Xvfb,
-# Dask, numpy/scipy) and skip without them, so that a developer's partial machine can still run the rest.
-# CI installs them all (.ci/run) and sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one of them is
-# a failure.
+# Some tests need programs or packages from outside the project (Fairy-Stockfish, MaxQi, Sjaak II, pyffish,
+# XBoard and Xvfb, Dask, numpy/scipy) and skip without them, so that a developer's partial machine can still
+# run the rest. CI installs them all (.ci/run) and sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one
+# of them is a failure.
 import os
 import re
 
-import pytest
-
 REQUIRE_TOOLS = os.environ.get("JIANGJUN_REQUIRE_TOOLS", "") not in ("", "0")
-_MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|distributed|dask|numpy|scipy|hypothesis",
-                           re.IGNORECASE)
+_MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|maxqi|fairymax|sjaak|distributed|dask|numpy|"
+                           r"scipy|hypothesis", re.IGNORECASE)
 
 
 def _skip_reason(report) -> str:

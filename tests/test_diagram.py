@@ -195,3 +195,22 @@ def test_text_board_marks_move():
     assert "[炮]" in line and "(┼ )" in line
     line = next(line for line in text_board(fen, move="h2e2", ascii=True).splitlines() if line.startswith("2 "))
     assert "[C ]" in line and "(+ )" in line
+
+
+def test_notebooks_show_a_position_and_a_game_with_the_last_move():
+    from engine.pgn import Game
+
+    position = Position()
+    root = ET.fromstring(position._repr_svg_().encode("utf-8"))
+    assert not [r for r in root.iter(f"{SVG}rect") if "highlight" in (r.get("class") or "")]   # no move yet
+    position.push("h2e2")
+    svg = position._repr_svg_()
+    assert svg_pieces(svg) == fen_pieces(position.fen())
+    marked = {r.get("data-square") for r in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}rect")
+              if "highlight" in (r.get("class") or "")}
+    assert marked == {"h2", "e2"}
+    game = Game(moves=["h2e2", "h9g7"])
+    svg = game._repr_svg_()
+    marked = {r.get("data-square") for r in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}rect")
+              if "highlight" in (r.get("class") or "")}
+    assert marked == {"h9", "g7"} and svg_pieces(svg)["g7"] == "n"

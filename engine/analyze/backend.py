@@ -1,4 +1,4 @@
-"""The engine behind one interface: the in-process searcher, or any UCI/UCCI engine process.
+"""The engine behind one interface: the in-process searcher, or any UCI/UCCI/XBoard engine process.
 
     backend = open_backend(None, threads=1, hash_mb=64)          # or open_backend("/usr/games/fairy-stockfish")
     analysis = backend.analyse(START_FEN, ["h2e2"], SearchLimits(depth=8), multipv=2, on_update=print)
@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..client import EngineConfig, EngineError, EngineProcess
-from ..position import Outcome, Position
+from ..position import Outcome, Position, legal_prefix
 from ..score import MATE, Score
 from ..search_types import PvLine, SearchLimits, Wdl
 from .. import wdl as wdl_model
 from .errors import AnalyzeError
-from .moves import legal_prefix
+
 
 #: How long a UCI/UCCI engine may take beyond the time asked for before it counts as hung (seconds).
 EXTERNAL_GRACE = 30.0
@@ -212,11 +212,12 @@ class InProcessBackend(Backend):
         self._engine.shutdown()
 
 
-# -- any UCI/UCCI engine ---------------------------------------------------------------------------------
+# -- any UCI/UCCI/XBoard engine ----------------------------------------------------------------------------
 
 class ExternalBackend(Backend):
-    """A UCI or UCCI engine process (engine.client.EngineProcess, which converts Fairy-Stockfish's
-    1-based ranks and switches it to xiangqi). The `info` lines of every MultiPV line are read as they come."""
+    """A UCI, UCCI or XBoard engine process (engine.client.EngineProcess, the client the match runner and
+    engine.client.SimpleEngine use: it converts Fairy-Stockfish's 1-based ranks and switches it to xiangqi).
+    The `info` lines of every MultiPV line are read as they come (an XBoard engine's thinking: one line)."""
 
     def __init__(self, cmd: str, proto: str = "auto", options: Optional[Dict[str, str]] = None,
                  threads: Optional[int] = None, hash_mb: Optional[int] = None,
@@ -255,7 +256,10 @@ class ExternalBackend(Backend):
         proc = self._proc
         try:
             if multipv != self._multipv:
-                if self._set(("multipv",), multipv, required=False):
+                if multipv > 1 and proc.protocol == "xboard":     # its thinking lines carry no line number
+                    self._warn(f"{self.name} is an XBoard engine, whose output has one line; showing one")
+                    self._multipv = multipv
+                elif self._set(("multipv",), multipv, required=False):
                     self._multipv = multipv
                 elif multipv > 1:
                     self._warn(f"{self.name} does not offer MultiPV; showing one line")

@@ -105,9 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     marks.add_argument("--blunder", type=int, default=Thresholds.blunder, metavar="CP",
                        help=f"default {Thresholds.blunder}")
     engine = parser.add_argument_group("engine (default: jiangjun's own, in-process)")
-    engine.add_argument("--engine", metavar="CMD", help="a UCI or UCCI engine command, e.g. /usr/games/fairy-stockfish")
-    engine.add_argument("--proto", choices=("uci", "ucci", "auto"), default="auto",
-                        help="the engine's protocol (default: auto-detect)")
+    engine.add_argument("--engine", metavar="CMD",
+                        help="a UCI, UCCI or XBoard engine command, e.g. /usr/games/fairy-stockfish")
+    engine.add_argument("--proto", choices=("uci", "ucci", "xboard", "cecp", "auto"), default="auto",
+                        help="the engine's protocol (default: auto-detect UCI or UCCI; an XBoard engine is named)")
     engine.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an engine option, sent after the handshake (repeatable)")
     return parser

@@ -115,14 +115,3 @@ def numbered_line(position: Position, moves: Sequence[str], notation: str) -> st
     return " ".join(parts)
 
 
-def legal_prefix(position: Position, moves: Sequence[str]) -> tuple:
-    """The longest prefix of ``moves`` that is legal from ``position`` (an engine's PV may run past the end
-    of the game by the rules, or an external engine may print junk)."""
-    board = position.copy()
-    good: List[str] = []
-    for move in moves:
-        if board.outcome() is not None or not board.is_legal(move):
-            break
-        board.push(move)
-        good.append(move)
-    return tuple(good)

@@ -65,22 +65,11 @@ class Codec:
     # -- moves ----------------------------------------------------------------------------------------
     def to_engine(self, move: str) -> str:
         """An ICCS move (ranks 0..9) in the engine's numbering."""
-        if self.rank_base == 0:
-            return move
-        m = _MOVE.match(move)
-        if not m:
-            return move
-        return f"{m.group(1)}{int(m.group(2)) + self.rank_base}{m.group(3)}{int(m.group(4)) + self.rank_base}"
+        return to_engine_move(move, self.rank_base)
 
     def from_engine(self, move: str) -> str:
         """An engine's move string as ICCS with ranks 0..9; returned unchanged when it is not a square pair."""
-        m = _MOVE.match(move.strip())
-        if not m:
-            return move
-        r1, r2 = int(m.group(2)) - self.rank_base, int(m.group(4)) - self.rank_base
-        if not (0 <= r1 <= 9 and 0 <= r2 <= 9):
-            return move
-        return f"{m.group(1)}{r1}{m.group(3)}{r2}"
+        return from_engine_move(move, self.rank_base)
 
     def position_line(self, fen: str, moves: Sequence[str]) -> str:
         fields = fen.split()
@@ -162,6 +151,33 @@ class Codec:
 
     def _move_or_none(self, move: Optional[str]) -> Optional[str]:
         return None if move is None or move.lower() in _NO_MOVE else self.from_engine(move)
+
+
+# -- moves in the engine's rank numbering (0..9, or 1..10 for Fairy-Stockfish under UCI) ---------------------
+def to_engine_move(move: str, rank_base: int) -> str:
+    """An ICCS move (ranks 0..9) in an engine's numbering, whose first rank is `rank_base`."""
+    if rank_base == 0:
+        return move
+    m = _MOVE.match(move)
+    if not m:
+        return move
+    return f"{m.group(1)}{int(m.group(2)) + rank_base}{m.group(3)}{int(m.group(4)) + rank_base}"
+
+
+def from_engine_move(move: str, rank_base: int) -> str:
+    """An engine's move string as ICCS with ranks 0..9; returned unchanged when it is not a square pair."""
+    m = _MOVE.match(move.strip())
+    if not m:
+        return move
+    r1, r2 = int(m.group(2)) - rank_base, int(m.group(4)) - rank_base
+    if not (0 <= r1 <= 9 and 0 <= r2 <= 9):
+        return move
+    return f"{m.group(1)}{r1}{m.group(3)}{r2}"
+
+
+def is_square_pair(move: str) -> bool:
+    """Whether `move` has the shape of a coordinate move in either numbering (``h2e2``, ``h3e10``)."""
+    return _MOVE.match(move.strip()) is not None
 
 
 # -- the handshake's lines, in either dialect's syntax (`auto` reads them before it knows which) -----------

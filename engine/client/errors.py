@@ -4,7 +4,7 @@
         result = process.go(...)
     except EngineTimeout as exc:    # no answer in time; exc.result holds a late answer to `stop`, if any
         ...
-    except EngineError:             # any other failure: EngineCrashed, EngineProtocolError
+    except EngineError:             # any other failure: EngineCrashed, EngineProtocolError, EngineOptionError
         ...
 
 ``str(error)`` is one line; ``details`` holds the last lines exchanged and the engine's last stderr lines.
@@ -38,4 +38,15 @@ class EngineTimeout(EngineError):
 
 
 class EngineProtocolError(EngineError):
-    """The engine answered with something unusable (output, but never the handshake's `ok`)."""
+    """The engine answered with something unusable: output, but never the handshake's `ok`; no
+    `variants="xiangqi"` from an XBoard engine; a move of the game refused as illegal."""
+
+
+class EngineOptionError(EngineError, ValueError):
+    """An option the engine cannot take: a name it did not declare (when the caller asked for declared
+    names only), or a value outside the range or choices it declared. Nothing was sent. ``option`` is the
+    name as given."""
+
+    def __init__(self, message: str, option: str = "") -> None:
+        super().__init__(message)
+        self.option = option

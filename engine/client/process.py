@@ -1,7 +1,7 @@
 """One engine process spoken to in UCI or UCCI: handshake, options, games, searches with a deadline.
 
     cfg = EngineConfig("/usr/games/fairy-stockfish", proto="ucci")
-    with EngineProcess(cfg) as eng:            # start() is called on entry, quit() on exit
+    with EngineProcess(cfg) as eng:            # a UciProcess; start() is called on entry, quit() on exit
         eng.new_game()
         result = eng.go(START_FEN, ["h2e2"], Color.BLACK, SearchLimits(depth=5), timeout=30)
         result.bestmove                         # "h9g7" -- always ICCS with ranks 0..9
@@ -17,136 +17,47 @@ seconds.
 from __future__ import annotations
 
 import time
-import weakref
 from typing import Callable, Dict, List, Optional, Sequence, Type
 
 from ..color import Color
 from ..score import Score
 from ..search_types import PvLine, SearchLimits, SearchResult
+from .base import EngineProcess, InfoCallback
 from .codec import Codec, parse_id, parse_option_name
 from .errors import EngineError, EngineProtocolError, EngineTimeout
-from .transport import Transport
+from .options import parse_option_line
 from .uci import UciCodec
 from .ucci import UcciCodec
-from .values import PROTOCOLS, BestMove, EngineConfig
+from .values import BestMove, EngineConfig
 
 CODECS: Dict[str, Type[Codec]] = {"uci": UciCodec, "ucci": UcciCodec}
 _BY_OK = {codec.ok: codec.name for codec in CODECS.values()}
 
-InfoCallback = Callable[[PvLine], None]
+__all__ = ["CODECS", "EngineProcess", "InfoCallback", "UciProcess"]
 
 
-class EngineProcess:
-    """One engine process. ``start()`` (or ``with``) before use, ``quit()`` after (never raises)."""
+class UciProcess(EngineProcess):
+    """An engine spoken to in UCI or UCCI (``auto``: whichever answers). Made by ``EngineProcess(config)``."""
 
     uci_probe_timeout = 2.0     # auto mode: how long to wait for `uciok` before trying `ucci`
-    stop_grace = 0.5            # after a timeout: how long to wait for an answer to `stop`
-    quit_grace = 1.0            # how long `quit` waits before killing
 
     def __init__(self, config: EngineConfig) -> None:
-        if config.proto not in PROTOCOLS:
-            raise ValueError(f"protocol {config.proto!r}: expected one of {', '.join(PROTOCOLS)}")
-        if config.rank_base not in (None, 0, 1):
-            raise ValueError(f"rank_base {config.rank_base!r}: expected 0, 1 or None")
-        self.config = config
+        super().__init__(config)
         self.codec: Optional[Codec] = None      # set by the handshake
-        self.id_name: Optional[str] = None
-        self.id_author: Optional[str] = None
-        self.advertised: Dict[str, str] = {}    # option name in lower case -> as the engine spells it
-        self.warnings: List[str] = []           # unexpected lines seen while setting options
-        self.options_set: Dict[str, str] = {}   # every option sent (the codec's and the user's), as sent
-        self._transport = Transport(config.cmd, config.workdir, _name_of(self))
         self._stale = False          # we sent stop and have not seen the answer
         self._need_sync = False      # resynchronise with isready before the next command
         self._gos = 0
-
-    # -- properties ----------------------------------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self.config.name or self.id_name or self.config.cmd
 
     @property
     def protocol(self) -> Optional[str]:
         """"uci" or "ucci" once started."""
         return None if self.codec is None else self.codec.name
 
-    @property
-    def alive(self) -> bool:
-        return self._transport.alive
-
-    @property
-    def pid(self) -> Optional[int]:
-        return self._transport.pid
-
-    @property
-    def returncode(self) -> Optional[int]:
-        return self._transport.returncode
-
-    @property
-    def log(self):
-        """The last lines exchanged: "> sent", "< received"."""
-        return self._transport.log
-
-    @property
-    def stderr_tail(self) -> str:
-        return "\n".join(self._transport.stderr)
-
-    def log_tail(self, lines: int = 12) -> str:
-        return "\n".join(list(self.log)[-lines:])
-
-    # -- context manager / cleanup ---------------------------------------------------------------
-    def __enter__(self) -> "EngineProcess":
-        if not self._transport.started:
-            self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.quit()
-
-    def __del__(self) -> None:
-        try:
-            self._transport.kill()
-        except Exception:
-            pass
-
-    def __repr__(self) -> str:
-        state = "alive" if self.alive else "not running"
-        return f"<EngineProcess {self.name!r} {self.protocol or '?'} pid={self.pid} {state}>"
-
-    # -- lines -------------------------------------------------------------------------------------
     def _spawn(self) -> None:
         self._transport.start()
         self._stale = self._need_sync = False
 
-    def _send(self, line: str) -> None:
-        self._transport.send(line)
-
-    def _expect(self, wanted: Callable[[str], bool], deadline: float, what: str,
-                seen: Optional[Callable[[str], None]] = None) -> str:
-        """Read until a line satisfies `wanted`; other lines go to `seen`."""
-        while True:
-            got = self._transport.read(deadline)
-            if got is None:
-                raise EngineTimeout(f"{self.name} did not answer {what} in time", details=self._transport.context())
-            stamp, line = got
-            if line is None:
-                raise self._transport.crash(f"while waiting for {what}")
-            if wanted(line):
-                return line
-            if seen is not None:
-                seen(line)
-
     # -- handshake ---------------------------------------------------------------------------------
-    def start(self, timeout: float = 10.0) -> None:
-        """Spawn the engine, do the handshake, send the options, wait for readyok."""
-        if self._transport.started:
-            raise RuntimeError(f"{self.name}: already started")
-        try:
-            self._start(timeout)
-        except BaseException:
-            self._transport.kill()
-            raise
-
     def _start(self, timeout: float) -> None:
         self._spawn()
         proto = self.config.proto
@@ -156,6 +67,7 @@ class EngineProcess:
                 if answered == "dead":      # e.g. ElephantEye exits on anything but `ucci`: start it again
                     self._transport.kill()
                     self.advertised.clear()
+                    self.declared.clear()
                     self.id_name = self.id_author = None
                     self._spawn()
                 answered = self._handshake(UcciCodec, timeout, probing=False)
@@ -168,7 +80,7 @@ class EngineProcess:
         for name, value in self.codec.setup(self.advertised, self.id_name, self.config.options):
             self._setoption(name, value)
         for name, value in self.config.options.items():
-            self._setoption(name, value)
+            self._setoption(*self.checked_option(name, value))
         self._isready(timeout, collect=True)
 
     def _handshake(self, codec: Type[Codec], timeout: float, probing: bool) -> Optional[str]:
@@ -213,6 +125,9 @@ class EngineProcess:
                 option = parse_option_name(line)
                 if option:
                     self.advertised[option.lower()] = option
+                    declared = parse_option_line(line)
+                    if declared is not None:
+                        self.declared[option.lower()] = declared
 
     def _setoption(self, name: str, value: Optional[str]) -> None:
         assert self.codec is not None
@@ -274,21 +189,15 @@ class EngineProcess:
             self._send(line)
         self._isready(timeout)
 
-    def set_option(self, name: str, value: Optional[str] = None, timeout: float = 10.0) -> None:
+    def set_option(self, name: str, value: Optional[object] = None, timeout: float = 10.0,
+                   strict: bool = False) -> None:
         """Set one option between searches, in the protocol's syntax, and wait for readyok (used by
         `jiangjun analyze` for MultiPV, Threads and Hash once the advertised options are known)."""
         self._require_started()
+        name, value = self.checked_option(name, value, strict)
         self._between_searches(timeout)
         self._setoption(name, value)
         self._isready(timeout)
-
-    def option_name(self, *names: str) -> Optional[str]:
-        """The engine's spelling of the first of `names` (any case) it advertises, or None."""
-        for name in names:
-            spelled = self.advertised.get(name.lower())
-            if spelled is not None:
-                return spelled
-        return None
 
     def go(self, fen: str, moves: Sequence[str], side: Color, limits: SearchLimits, timeout: float,
            on_info: Optional[InfoCallback] = None) -> SearchResult:
@@ -370,25 +279,8 @@ class EngineProcess:
         return out
 
     # -- shutdown ----------------------------------------------------------------------------------
-    def quit(self) -> None:
-        """Send quit, give the engine `quit_grace` seconds to exit, then kill it. Never raises."""
-        transport = self._transport
-        if not transport.started:
-            return
-        try:
-            if transport.returncode is None:
-                try:
-                    if self._stale:
-                        self._send("stop")
-                    self._send("quit")
-                except Exception:
-                    pass
-                transport.close_input(self.quit_grace)
-        except Exception:
-            pass
-        finally:
-            transport.kill()
-            transport.eof = True
+    def _quit_lines(self) -> List[str]:
+        return ["stop", "quit"] if self._stale else ["quit"]
 
 
 class _MainLine:
@@ -417,15 +309,3 @@ class _MainLine:
         return SearchResult(bestmove=best.move, ponder=best.ponder, score=self.score, depth=self.depth,
                             nodes=self.nodes, pv=self.pv, time_ms=max(0.0, elapsed) * 1000,
                             resign=best.resign, offers_draw=best.offers_draw)
-
-
-def _name_of(process: EngineProcess) -> Callable[[], str]:
-    """`process.name`, for the transport's messages, without a reference that would keep the process alive
-    (its __del__ kills the engine)."""
-    ref = weakref.ref(process)
-    cmd = process.config.cmd
-
-    def name() -> str:
-        alive = ref()
-        return cmd if alive is None else alive.name
-    return name

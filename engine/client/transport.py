@@ -205,8 +205,9 @@ class Transport:
         self.log.append(f"< {line}")
         return stamp, line
 
-    def drain(self) -> None:
-        """Discard the lines already received (late output of an earlier search); raise at EOF."""
+    def drain(self, seen: Optional[Callable[[str], None]] = None) -> None:
+        """Discard the lines already received (late output of an earlier search), showing each to `seen`
+        first if given; raise at EOF."""
         while True:
             if not self._ready:
                 try:
@@ -218,6 +219,8 @@ class Transport:
                 self.eof = True
                 raise self.crash("between searches")
             self.log.append(f"< {line}")
+            if seen is not None:
+                seen(line)
 
 
 def _read_lines(stream, sink: "queue.Queue[List[Stamped]]") -> None:

@@ -8,17 +8,21 @@ from __future__ import annotations
 import sys
 from typing import Optional, Sequence
 
-from ..client import PROTOCOLS, EngineConfig
+from ..client import PROTOCOLS, XBOARD_NAMES, EngineConfig
 from ..cluster import ClusterError, parse_cluster
 from ..pgn import NOTATIONS
 from .game import Adjudication
 from .openings import OpeningError, default_book, load_openings
-from .runner import EngineSpec, Match, MatchConfig
+from .runner import TOURNAMENTS, EngineSpec, Match, MatchConfig
 from .stats import Sprt
 from .timecontrol import TimeControl, TimeControlError
 
-USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|auto] [dir=D] [tc=TC] [ranks=0|1]
+USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|xboard|auto] [dir=D] [tc=TC] [ranks=0|1]
                      [option.NAME=VALUE ...] -engine ... [options]
+  proto=xboard (or cecp)   an XBoard (CECP) engine: MaxQi, Sjaak II, Fairy-Stockfish in xboard mode;
+                           auto tries UCI, then UCCI
+  -tournament round-robin|gauntlet
+                           every engine against every other (default), or the first against each other
   -each KEY=VALUE ...      settings for every engine (an engine's own settings win)
   -tc TC                   time control for all engines: 10+0.1 (sudden death + increment, seconds),
                            40/5400:10/900 (stages: moves/seconds, the last repeats), 30/300 (repeating),
@@ -123,6 +127,10 @@ def parse_args(argv: list[str]) -> MatchConfig:
             scale = _float(need_one(), "-scale")
             if scale <= 0:
                 raise UsageError("-scale must be positive")
+        elif flag == "-tournament":
+            config.tournament = need_one()
+            if config.tournament not in TOURNAMENTS:
+                raise UsageError(f"-tournament must be one of {', '.join(TOURNAMENTS)}, not {config.tournament!r}")
         elif flag == "-games":
             config.games = _int(need_one(), "-games")
         elif flag == "-rounds":
@@ -200,7 +208,7 @@ def _engine_spec(settings: dict[str, str], global_tc: Optional[str], scale: floa
     options = {key[len("option."):]: value for key, value in settings.items() if key.startswith("option.")}
     proto = settings.get("proto", "auto")
     if proto not in PROTOCOLS:
-        raise UsageError(f"proto must be uci, ucci or auto, not {proto!r}")
+        raise UsageError(f"proto must be uci, ucci, xboard (or cecp) or auto, not {proto!r}")
     rank_base = settings.get("ranks")
     config = EngineConfig(
         cmd=settings["cmd"], name=settings.get("name"), proto=proto, options=options,
@@ -215,4 +223,12 @@ def _engine_spec(settings: dict[str, str], global_tc: Optional[str], scale: floa
         tc_text = f"nodes={settings['nodes']}"
     if not tc_text:
         raise UsageError(f"no time control for engine {config.name or config.cmd}: use -tc or tc=")
-    return EngineSpec(config, TimeControl.parse(tc_text, scale=scale))
+    tc = TimeControl.parse(tc_text, scale=scale)
+    if proto in XBOARD_NAMES:
+        # What CECP cannot say (engine.client.cecp): a node limit, and st in fractions of a second.
+        if tc.nodes is not None:
+            raise UsageError(f"engine {config.name or config.cmd}: an XBoard engine takes no node limit")
+        if tc.movetime is not None and (tc.movetime < 1 or not float(tc.movetime).is_integer()):
+            raise UsageError(f"engine {config.name or config.cmd}: an XBoard engine's st is whole seconds, "
+                             f"not {tc.movetime:g}")
+    return EngineSpec(config, tc)

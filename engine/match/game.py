@@ -6,7 +6,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..client import EngineCrashed, EngineError, EngineProcess
+from ..client import EngineCrashed, EngineError, EngineProcess, EngineProtocolError
 from ..color import Color
 from ..outcome import Ending, Termination
 from ..position import Position
@@ -26,7 +26,10 @@ class MatchTermination(Ending):
     CRASH = "crash", "crash"
     HANG = "hang", "hang"
     NO_MOVE = "no_move", "no move in a live position"
-    RESIGNATION = "resignation", "resignation"   # the engine's own `bestmove ... resign`
+    RESIGNATION = "resignation", "resignation"   # the engine's own `bestmove ... resign` (CECP `resign`, or a
+                                                 # claim of its own loss)
+    INVALID_CLAIM = "invalid_claim", "invalid result claim"   # CECP: a win or draw the rules do not give
+    PROTOCOL_ERROR = "protocol_error", "protocol error"       # e.g. a move of the game refused as illegal
     RESIGN_ADJUDICATION = "resign_adjudication", "adjudicated: resignation"
     DRAW_ADJUDICATION = "draw_adjudication", "adjudicated: draw"
     MAX_MOVES = "max_moves", "adjudicated: move limit"
@@ -118,6 +121,8 @@ def play_game(
 
     def finish(result: str, termination: str, detail: str, loser: Optional[int] = None) -> GameRecord:
         record.result, record.termination, record.detail, record.loser_index = result, termination, detail, loser
+        for player in players:      # CECP engines are told the result (`result 1-0 {...}`); the others nothing
+            player.process.game_over(result, detail)
         return record
 
     while True:
@@ -143,6 +148,8 @@ def play_game(
                 return finish("*", "", "interrupted")
             if isinstance(exc, EngineCrashed):
                 return finish(loses, MatchTermination.CRASH, f"{mover_word} ({mover.name}): {exc}", side)
+            if isinstance(exc, EngineProtocolError):
+                return finish(loses, MatchTermination.PROTOCOL_ERROR, f"{mover_word} ({mover.name}): {exc}", side)
             if mover.tc.stages:
                 return finish(loses, MatchTermination.TIME_FORFEIT,
                               f"{mover_word} ({mover.name}) did not move in time and stopped answering: {exc}", side)
@@ -161,6 +168,8 @@ def play_game(
                           side)
         if answer.resign:
             return finish(loses, MatchTermination.RESIGNATION, f"{mover_word} ({mover.name}) resigns")
+        if answer.claim is not None and answer.bestmove is None:
+            return finish(*_judge_claim(answer, position, mover.name))
         if answer.bestmove is None:
             return finish(loses, MatchTermination.NO_MOVE,
                           f"{mover_word} ({mover.name}) gave no move in a live position", side)
@@ -174,6 +183,8 @@ def play_game(
         scores[side].append(_adjudication_cp(answer.score))
         if on_move is not None:
             on_move(record)
+        if answer.claim is not None and position.outcome() is None:
+            return finish(*_judge_claim(answer, position, mover.name))     # (else the rules end the game next)
         verdict = _adjudicate(adjudication, scores, side, position)
         if verdict is not None:
             return finish(*verdict)
@@ -197,6 +208,25 @@ def _limits(tc: TimeControl, clocks: tuple[Clock, Clock], side: int, margin: flo
     if tc.movetime is not None:
         return SearchLimits(movetime=tc.movetime * 1000), tc.movetime + margin + 1.0
     return SearchLimits(depth=tc.depth, nodes=tc.nodes), stall_timeout
+
+
+def _judge_claim(answer: SearchResult, position: Position,
+                 name: str) -> tuple[str, MatchTermination, str, Optional[int]]:
+    """finish() arguments for a result a CECP engine claimed (``1-0 {...}``, with or without its move) where
+    the rules have not ended the game: the rules are the referee, as in cutechess (claims validated). A claim
+    of the claimer's own loss is a resignation; a win or a draw that the rules do not give loses the game for
+    the claimer. (A claim made where the rules do end the game is not judged: the rules' result stands.)
+
+    `position` is the position after the claimer's move, if it made one; the claimer is the side that moved
+    last then, else the side to move."""
+    claimer = position.turn.other if answer.bestmove is not None else position.turn
+    loses = "0-1" if claimer is Color.RED else "1-0"
+    said = f"{answer.claim} {{{answer.note}}}" if answer.note else answer.claim
+    who = f"{claimer.label} ({name})"
+    if answer.claim == loses:
+        return loses, MatchTermination.RESIGNATION, f"{who} resigns: it claims {said}", None
+    return loses, MatchTermination.INVALID_CLAIM, f"{who} claims {said}, which the rules do not give", \
+        claimer.index
 
 
 def _adjudication_cp(score: Optional[Score]) -> Optional[float]:

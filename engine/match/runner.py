@@ -18,13 +18,17 @@ from .stats import Sprt
 from .summary import PairScore, results_table, score_line
 from .table import EngineSpec, GameRules, GameTable, Job
 
-__all__ = ["EngineSpec", "Job", "Match", "MatchConfig", "PairScore", "schedule"]
+__all__ = ["EngineSpec", "Job", "Match", "MatchConfig", "PairScore", "TOURNAMENTS", "schedule"]
+
+#: How the engines meet (cutechess-cli's -tournament): every pair, or the first engine against each other.
+TOURNAMENTS = ("round-robin", "gauntlet")
 
 
 @dataclass
 class MatchConfig:
     engines: list[EngineSpec]
     openings: list[Opening]
+    tournament: str = "round-robin"   # or "gauntlet": engine 0 against each of the others
     games: int = 1                 # games per pair of engines in each round
     rounds: int = 1
     concurrency: int = 1
@@ -46,12 +50,18 @@ class MatchConfig:
 
 
 def schedule(config: MatchConfig) -> list[Job]:
-    """Every game of the match, in order: for each round, each pair, each game of the pair."""
+    """Every game of the match, in order: for each round, each pair, each game of the pair. The pairs are
+    every two engines (round-robin), or engine 0 and each other (gauntlet)."""
+    if config.tournament not in TOURNAMENTS:
+        raise ValueError(f"tournament {config.tournament!r}: expected one of {', '.join(TOURNAMENTS)}")
     openings = list(config.openings)
     if config.random_order:
         random.Random(config.seed).shuffle(openings)
     n = len(config.engines)
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if config.tournament == "gauntlet":
+        pairs = [(0, j) for j in range(1, n)]
+    else:
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     jobs = []
     per_pair = [0] * len(pairs)
     for _ in range(config.rounds):
@@ -247,7 +257,8 @@ class Match:
 
     def summary(self) -> str:
         """The final table (engine.match.summary)."""
-        return results_table(self.scores, self._display, self._finished, self.sprt_verdict)
+        return results_table(self.scores, self._display, self._finished, self.sprt_verdict,
+                             gauntlet=self.config.tournament == "gauntlet" and len(self.config.engines) > 2)
 
     def _write_pgn(self, job: Job, record: GameRecord) -> None:
         tcs = {self.config.engines[job.first].tc.pgn_tag(), self.config.engines[job.second].tc.pgn_tag()}

@@ -79,29 +79,56 @@ def pentanomial_text(counts: PairCounts) -> str:
 
 
 def results_table(scores: dict[tuple[int, int], PairScore], name: Callable[[int], str], finished: int,
-                  sprt_verdict: Optional[str] = None) -> str:
+                  sprt_verdict: Optional[str] = None, gauntlet: bool = False) -> str:
     """The final table: per pair W/D/L, score, Elo with its 95% margin, LOS, draw ratio, and the endings
-    in the order of TERMINATIONS (the rules' first); `name(index)` is an engine's display name."""
+    in the order of TERMINATIONS (the rules' first); `name(index)` is an engine's display name.
+
+    A gauntlet (engine 0 against each other, every pair from engine 0's side) adds engine 0's total over
+    all its opponents, its pairs pooled when every opponent played pairs:
+
+        A vs all 3 opponents: W 14  D 4  L 12  score 0.533  Elo +23.2 +/- 110.3  LOS 65.0%  draws 13.3%
+    """
     lines = [f"Results ({finished} games)"]
     if not scores:
         lines.append("  no game was finished")
-    order = list(TERMINATIONS)
     for (i, j), pair in sorted(scores.items()):
-        elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
-        los = likelihood_of_superiority(pair.wins, pair.losses)
-        lines.append(f"  {name(i)} vs {name(j)}: W {pair.wins}  D {pair.draws}  L {pair.losses}  "
-                     f"score {pair.score:.3f}  Elo {format_elo(elo)} +/- {format_elo(error, signed=False)}  "
-                     f"LOS {los * 100:.1f}%  draws {draw_ratio(pair.wins, pair.draws, pair.losses) * 100:.1f}%")
-        endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
-                            sorted(pair.terminations.items(), key=lambda kv: order.index(kv[0])))
-        lines.append(f"    endings: {endings}")
-        if pair.pentanomial is not None:
-            elo, error = pair_elo_difference(pair.pentanomial)
-            lines.append(f"    pairs: {pentanomial_text(pair.pentanomial)}  Elo {format_elo(elo)} +/- "
-                         f"{format_elo(error, signed=False)} (pentanomial)")
+        lines += _pair_lines(f"{name(i)} vs {name(j)}", pair)
+    if gauntlet and scores:
+        lines += _pair_lines(f"{name(0)} vs all {len(scores)} opponents", pooled(list(scores.values())))
     if sprt_verdict:
         lines.append("  " + sprt_verdict)
     return "\n".join(lines)
+
+
+def pooled(pairs: list[PairScore]) -> PairScore:
+    """The results of several pairs added up (from their first engine's side); pair counts only when every
+    one has them."""
+    total = PairScore()
+    for pair in pairs:
+        total.wins += pair.wins
+        total.draws += pair.draws
+        total.losses += pair.losses
+        total.terminations.update(pair.terminations)
+    if pairs and all(pair.pentanomial is not None for pair in pairs):
+        total.pentanomial = PairCounts(*(sum(counts) for counts in zip(*(pair.pentanomial for pair in pairs))))
+    return total
+
+
+def _pair_lines(title: str, pair: PairScore) -> list[str]:
+    elo, error = elo_difference(pair.wins, pair.draws, pair.losses)
+    los = likelihood_of_superiority(pair.wins, pair.losses)
+    lines = [f"  {title}: W {pair.wins}  D {pair.draws}  L {pair.losses}  "
+             f"score {pair.score:.3f}  Elo {format_elo(elo)} +/- {format_elo(error, signed=False)}  "
+             f"LOS {los * 100:.1f}%  draws {draw_ratio(pair.wins, pair.draws, pair.losses) * 100:.1f}%"]
+    order = list(TERMINATIONS)
+    endings = ", ".join(f"{TERMINATIONS[key].words} {count}" for key, count in
+                        sorted(pair.terminations.items(), key=lambda kv: order.index(kv[0])))
+    lines.append(f"    endings: {endings}")
+    if pair.pentanomial is not None:
+        elo, error = pair_elo_difference(pair.pentanomial)
+        lines.append(f"    pairs: {pentanomial_text(pair.pentanomial)}  Elo {format_elo(elo)} +/- "
+                     f"{format_elo(error, signed=False)} (pentanomial)")
+    return lines
 
 
 def format_elo(value: float, signed: bool = True) -> str:

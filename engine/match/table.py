@@ -72,9 +72,10 @@ class GameTable:
             players.append(Player(process, self._namer(index, process), spec.tc))
         record = play_game(players[0], players[1], job.opening, self.rules.adjudication,
                            self.rules.time_margin, self.rules.stall_timeout, stop)
-        if record.loser_index is not None and record.termination in (MatchTermination.CRASH, MatchTermination.HANG,
-                                                                     MatchTermination.TIME_FORFEIT):
-            # A process that crashed or hung is replaced before its next game.
+        if record.loser_index is not None and record.termination in (
+                MatchTermination.CRASH, MatchTermination.HANG, MatchTermination.TIME_FORFEIT,
+                MatchTermination.PROTOCOL_ERROR):
+            # A process that crashed, hung or lost track of the game is replaced before its next game.
             failed = self._processes.pop((job.first, job.second)[record.loser_index], None)
             if failed is not None:
                 failed.quit()

@@ -121,6 +121,10 @@ class Game:
             push_checked(position, move, self.headers.get("Event"))
         return position
 
+    def _repr_svg_(self) -> str:
+        """The final position as an SVG picture, its last move marked (what a notebook shows for a game)."""
+        return self.end_position()._repr_svg_()
+
 
 def start_position(game: Game) -> Position:
     """The starting position of ``game``; a bad FEN tag raises PgnError."""
