@@ -40,6 +40,27 @@ def sjaak_home(tmp_path_factory, monkeypatch):
     return home
 
 
+# --- Other engines' programs (Debian packages) and running `python -m engine` ------------------------
+MAXQI, SJAAK, FSF = "/usr/games/maxqi", "/usr/games/sjaakii", "/usr/games/fairy-stockfish"
+
+
+def installed(path: str) -> bool:
+    """Whether `path` is an executable file."""
+    import os
+
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def _needs(path: str, what: str):
+    import pytest
+
+    return pytest.mark.skipif(not installed(path), reason=f"{what} not installed at {path}")
+
+
+needs_maxqi = _needs(MAXQI, "MaxQi (fairymax)")
+needs_sjaak = _needs(SJAAK, "Sjaak II (sjaakii)")
+needs_fsf = _needs(FSF, "Fairy-Stockfish")
+
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
 # Some tests need programs or packages from outside the project (Fairy-Stockfish, MaxQi, Sjaak II, pyffish,
 # XBoard and Xvfb, Dask, numpy/scipy) and skip without them, so that a developer's partial machine can still
@@ -77,3 +98,16 @@ def pytest_runtest_makereport(item, call):
 def pytest_make_collect_report(collector):
     outcome = yield
     _fail_if_tool_missing(outcome.get_result())
+
+
+@pytest.fixture
+def engine_pythonpath(monkeypatch):
+    """PYTHONPATH for the subprocesses of a test that import `engine` (fakes, `python -m engine`): this
+    checkout when built in place, else the installed package (engine_env)."""
+    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+
+
+@pytest.fixture
+def outside(tmp_path_factory):
+    """A working directory outside the checkout, for `python -m engine` (engine_env)."""
+    return str(tmp_path_factory.mktemp("engine-run"))

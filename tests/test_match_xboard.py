@@ -4,14 +4,13 @@ options in the PGN tags."""
 from __future__ import annotations
 
 import io
-import os
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import engine_env
+from conftest import MAXQI, SJAAK, needs_maxqi, needs_sjaak
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
 from engine.match.game import Adjudication
@@ -22,26 +21,9 @@ from engine.pgn import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fake_engines"
-MAXQI, SJAAK = "/usr/games/maxqi", "/usr/games/sjaakii"
 
 
-def installed(path: str) -> bool:
-    return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-needs_maxqi = pytest.mark.skipif(not installed(MAXQI), reason=f"MaxQi (fairymax) not installed at {MAXQI}")
-needs_sjaak = pytest.mark.skipif(not installed(SJAAK), reason=f"Sjaak II (sjaakii) not installed at {SJAAK}")
-
-
-@pytest.fixture(autouse=True)
-def _pythonpath(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
-
-
-@pytest.fixture
-def outside(tmp_path_factory):
-    """A working directory outside the checkout, for `python -m engine` (conftest.engine_env)."""
-    return str(tmp_path_factory.mktemp("engine-run"))
+pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def xfake(*flags: str, name: str | None = None, **kw) -> EngineConfig:
