@@ -3,7 +3,8 @@
     jiangjun analyze                                  # the start position
     jiangjun analyze --fen FEN --moves "h2e2 马8进7"   # the position after the moves
     jiangjun analyze --moves 炮二平五 马8进7 --annotate  # every move of a move list, judged
-    jiangjun analyze game.pgn [--game N]               # every move of a game from a PGN file (UTF-8, GBK or Big5)
+    jiangjun analyze game.pgn [--game N]               # every move of a game from a game file: PGN (UTF-8,
+                                                       # GBK or Big5), XQF, CBR, CBL, CBF or a DhtmlXQ page
 
 Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
 stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130).
@@ -40,8 +41,9 @@ EPILOG = """\
 modes:
   no FILE         analyse one position: --fen (default: the start position) after --moves
   --annotate      judge every move of --moves played from --fen, as in a game
-  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8, GBK or Big5, see --encoding;
-                  moves in ICCS, WXF, Chinese or XBoard's SAN)
+  FILE            judge every move of a game in a game file: Xiangqi PGN (UTF-8, GBK or Big5, see
+                  --encoding; moves in ICCS, WXF, Chinese or XBoard's SAN), XQStudio's XQF, CCBridge's
+                  CBR, CBL (a library: --game N) or CBF, or a web page with DhtmlXQ blocks
 
 Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
 with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
@@ -60,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Analyse a Xiangqi position, or annotate a game move by move.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", nargs="?", metavar="FILE", help="a Xiangqi PGN file to annotate")
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a game file to annotate (PGN, XQF, CBR, CBL, CBF, DhtmlXQ)")
     what = parser.add_argument_group("what to analyse")
     what.add_argument("--fen", help="the starting position (default: the start position)")
     what.add_argument("--moves", nargs="+", action="extend", default=[], metavar="MOVE",
@@ -174,8 +177,9 @@ def _read_job(args: argparse.Namespace) -> _Job:
             raise AnalyzeError("give either a game FILE or --fen/--moves/--annotate, not both")
         from ..pgn import PgnError, read_games
 
-        try:
-            games = read_games(Path(args.file), encoding=args.encoding)
+        failures: List[PgnError] = []
+        try:   # a library with bad games still gives the others: --game N is the file's game N
+            games = read_games(Path(args.file), encoding=args.encoding, errors="skip", failures=failures)
         except FileNotFoundError:
             raise AnalyzeError(f"cannot read {args.file}: no such file") from None
         except IsADirectoryError:
@@ -184,12 +188,15 @@ def _read_job(args: argparse.Namespace) -> _Job:
             raise AnalyzeError(f"cannot read {args.file}: {exc.strerror or exc}") from None
         except PgnError as exc:
             raise AnalyzeError(f"cannot read the game: {exc}") from None
-        if not games:
-            raise AnalyzeError(f"{args.file} holds no game")
-        if args.game > len(games):
-            raise AnalyzeError(f"--game {args.game}: {args.file} holds {len(games)} game"
-                               f"{'s' if len(games) != 1 else ''}")
-        game = games[args.game - 1]
+        failed = next((exc for exc in failures if exc.game_number in (None, args.game)), None)
+        if failed is not None:
+            raise AnalyzeError(f"cannot read the game: {failed}")
+        game = next((game for game in games if game.number == args.game), None)
+        if game is None:
+            count = max([g.number or 0 for g in games] + [e.game_number or 0 for e in failures])
+            if not count:
+                raise AnalyzeError(f"{args.file} holds no game")
+            raise AnalyzeError(f"--game {args.game}: {args.file} holds {count} game{'s' if count != 1 else ''}")
         job.start_fen = Position(game.starting_fen()).fen()
         job.moves = list(game.moves)
         job.headers = dict(game.headers)

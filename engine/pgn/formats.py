@@ -73,6 +73,11 @@ def detect_format(content: Union[str, bytes]) -> str:
     return "pgn"
 
 
+def _binary(data: bytes) -> bool:
+    """Bytes that are no text: a NUL in their first kilobytes, and no UTF-16 byte order mark."""
+    return b"\x00" in data[:_SNIFF] and not data.startswith((b"\xff\xfe", b"\xfe\xff"))
+
+
 def iter_games(source: PgnSource, encoding: Optional[str] = None, *, errors: str = "raise",
                failures: Optional[List[PgnError]] = None, format: Optional[str] = None) -> Iterator[Game]:
     """Yield the games of a game file one by one (see :func:`read_games`).
@@ -91,6 +96,10 @@ def iter_games(source: PgnSource, encoding: Optional[str] = None, *, errors: str
     if kind != "pgn" and kind not in ("cbf", "dhtmlxq") and isinstance(content, str):
         raise GameFileError(f"a {kind.upper()} file is binary: pass its path or its bytes, not text",
                             source=label)
+    if kind == "pgn" and format is None and isinstance(content, bytes) and _binary(content):
+        raise GameFileError("not a game file in a format read here: its bytes are not text, and it does not "
+                            f"start as an XQF (XQ), CBR (CCBridge Record) or CBL (CCBridgeLibrary) file does "
+                            f"(it starts with {content[:16].hex(' ')})", source=label)
     for item in _READERS[kind](content, label, encoding):
         if isinstance(item, PgnError):
             if errors == "raise":
