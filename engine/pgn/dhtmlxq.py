@@ -64,7 +64,7 @@ def _result(text: str) -> str:
 def _squares(digits: str, what: str) -> List[str]:
     """The moves of a DhtmlXQ move list: 4 digits each, file and row from Black's side, twice."""
     digits = re.sub(r"\s+", "", digits)
-    if not digits.isdigit() or len(digits) % 4:
+    if digits and (not digits.isdigit() or len(digits) % 4):
         raise GameFileError(f"{what} {digits[:40]!r} is not groups of four digits (file 0-8, row 0-9 twice)")
     moves = []
     for index in range(0, len(digits), 4):

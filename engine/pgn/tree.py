@@ -136,11 +136,15 @@ def game_of_tree(root: Node, board: Board, headers: Dict[str, str], result: str)
     game = Game(headers=tags, result=result if result in RESULTS else "*", start_comment=root.comment)
     if first is None:
         return game
-    main = _line(position, first, "")
-    game.moves, game.comments, game.variations = main.moves, main.comments, main.variations
-    if len(root.children) > 1:
-        where = _where(position, "")
-        game.variations[0] = [_line(position, other, where) for other in root.children[1:]]
+    try:
+        main = _line(position, first, "")
+        game.moves, game.comments, game.variations = main.moves, main.comments, main.variations
+        if len(root.children) > 1:
+            where = _where(position, "")
+            game.variations[0] = [_line(position, other, where) for other in root.children[1:]]
+    except RecursionError:   # each level of variations is a call: no game nests them hundreds deep
+        raise _error("the variations are nested too deep to be read (hundreds of levels): the file is "
+                     "corrupt") from None
     return game
 
 
@@ -149,7 +153,11 @@ def tree_of_game(game: Game) -> Tuple[Node, Position]:
     FEN tag or an illegal move, naming its move number."""
     position = start_position(game)
     root = Node(comment=game.start_comment)
-    _grow(root, position, game.moves, game.comments, game.variations, game.headers.get("Event"))
+    try:
+        _grow(root, position, game.moves, game.comments, game.variations, game.headers.get("Event"))
+    except RecursionError:
+        raise GameFileError("the variations are nested too deep to be written (hundreds of levels)",
+                            event=game.headers.get("Event")) from None
     return root, position
 
 

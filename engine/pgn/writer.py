@@ -149,7 +149,8 @@ def _movetext(units: List[str], position: Position, moves: List[str], comments: 
             inner: List[str] = []
             _movetext(inner, before.copy(), variation.moves, variation.comments, variation.variations, key, event)
             if inner:
-                inner[0], inner[-1] = "(" + inner[0], inner[-1] + ")"
+                inner[0] = "(" + inner[0]
+                inner[-1] += ")"
                 units.extend(inner)
                 need_number = True
 
