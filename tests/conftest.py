@@ -31,7 +31,7 @@ def engine_env() -> dict:
 
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
 # Some tests need programs or packages from outside the project (Fairy-Stockfish, pyffish, XBoard and Xvfb,
-# Dask, numpy/scipy) and skip without them, so that a developer's partial machine can still run the rest.
+# Dask, numpy/scipy, cchess) and skip without them, so that a developer's partial machine can still run the rest.
 # CI installs them all (.ci/run) and sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one of them is
 # a failure.
 import os
@@ -40,7 +40,7 @@ import re
 import pytest
 
 REQUIRE_TOOLS = os.environ.get("JIANGJUN_REQUIRE_TOOLS", "") not in ("", "0")
-_MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|distributed|dask|numpy|scipy|hypothesis",
+_MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|distributed|dask|numpy|scipy|hypothesis|cchess",
                            re.IGNORECASE)
 
 

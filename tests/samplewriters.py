@@ -13,7 +13,7 @@ import random
 import struct
 from typing import Dict, List, Optional, Tuple
 
-from engine.fen import parse_fen
+from engine.fen import START_FEN, parse_fen
 from engine.pgn import Game
 from engine.pgn.tree import Node, preorder, tree_of_game
 from engine.pgn.xqf import HEADER_SIZE, Keys, _STRINGS as XQF_STRINGS, _encode_text, _slots
@@ -47,7 +47,7 @@ def xqf_encrypted(game: Game, version: int = 18, seed: int = 1, codec: str = "gb
         stored[i] = (plain[source] + keys.pieces) & 0xFF
     header[16:48] = stored
     header[0x33] = _XQF_RESULTS.get(game.result, 0)
-    header[0x40] = 0 if position.fen().split()[0] == parse_fen_board_start() else 3
+    header[0x40] = 0 if position.fen().split()[0] == START_FEN.split()[0] else 3
     for tag, offset, size in XQF_STRINGS:
         header[offset:offset + size] = _text_field(game.headers.get(tag, ""), size, codec)
 
@@ -68,11 +68,6 @@ def xqf_encrypted(game: Game, version: int = 18, seed: int = 1, codec: str = "gb
                FILES.index(node.move[2]) * 10 + int(node.move[3]) + 32, has_child, has_sibling, node.comment)
     encrypted = bytes((b + keys.stream[i % 32]) & 0xFF for i, b in enumerate(body))
     return bytes(header) + encrypted
-
-
-def parse_fen_board_start() -> str:
-    from engine.fen import START_FEN
-    return START_FEN.split()[0]
 
 
 def _text_field(text: str, size: int, codec: str) -> bytes:
@@ -133,7 +128,7 @@ def cbr_record(game: Game) -> bytes:
             data.extend(struct.pack("<I", len(text) + 2))
             data.extend(text + b"\x00\x00")
 
-    record(0 if root.children else 0x01, 0, 0, root.comment)
+    record(0, 0, 0, root.comment)   # the start's record: flags 0, or 4 with a comment (cchess reads no other)
     for node, has_child, has_sibling in preorder(root):
         assert node.move is not None
         flags = (0 if has_child else 0x01) | (0x02 if has_sibling else 0)

@@ -15,8 +15,10 @@ description for the fields between them:
 * from 2214 the tree of moves in preorder (:func:`.tree.preorder`): 4 bytes a move (flags, reserved,
   origin, destination; a square is ``row * 9 + file``, rows from the top), flags 1 for "the line ends
   here", 2 for "an alternative follows", 4 for "a comment follows" (its length in bytes, 4 bytes, then
-  UTF-16LE); the first record is the start position's, for its comment. A record of four zero bytes, or
-  the end of the data, ends the tree.
+  UTF-16LE); the first record is the start position's, for its comment (cchess reads its four bytes as
+  a number, not zero when a comment follows: the same for the flags 0 and 4 that records have). A record
+  of four zero bytes ends the tree, and so does the end of the data after the first record; the data
+  ending inside a line is a truncated record.
 
 The side to move is the first move's piece's (as every reader does), else the byte at 2116.
 """
@@ -146,7 +148,7 @@ def read_record(data: bytes, label: Optional[str] = None, number: int = 1, base:
         stream = _Stream(data, base)
         root_flags, _, _, start_comment, root_offset = stream.record()
         root = Node(comment=start_comment, offset=root_offset)
-        if not root_flags & _ENDS_LINE:
+        if not root_flags & _ENDS_LINE and not stream.at_end():   # no move: nothing (or zeros) follows
             builder = TreeBuilder(root)
             while not builder.complete:
                 if stream.offset + 4 > len(data):
