@@ -224,7 +224,8 @@ def dhtmlxq_block(game: Game) -> str:
                 counter[0] += 1
                 number = counter[0]
                 branch = walk(alternative, number, step + 1)
-                branches.append(f"[DhtmlXQ_move_{line}_{step + 1}_{number}]{branch}[/DhtmlXQ_move_{line}_{step + 1}_{number}]")
+                name = f"DhtmlXQ_move_{line}_{step + 1}_{number}"
+                branches.append(f"[{name}]{branch}[/{name}]")
             node = node.children[0]
             step += 1
         return moves
@@ -235,7 +236,8 @@ def dhtmlxq_block(game: Game) -> str:
         for alternative in root.children[1:]:
             counter[0] += 1
             number = counter[0]
-            branches.append(f"[DhtmlXQ_move_0_1_{number}]{walk(alternative, number, 1)}[/DhtmlXQ_move_0_1_{number}]")
+            name = f"DhtmlXQ_move_0_1_{number}"
+            branches.append(f"[{name}]{walk(alternative, number, 1)}[/{name}]")
     lines.append(f"[DhtmlXQ_movelist]{movelist}[/DhtmlXQ_movelist]")
     lines += branches + comments + ["[/DhtmlXQ]"]
     return "\n".join(lines)

@@ -23,7 +23,7 @@ import html
 import re
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from ..fen import PIECE_LETTERS
+from ..fen import PIECE_LETTERS, START_FEN, parse_fen
 from ..squares import FILES
 from .game import Game, GameFileError, PgnError
 from .source import decodings
@@ -89,11 +89,6 @@ def _board(binit: str) -> Board:
     return Board(tuple(pieces))
 
 
-def _start_board() -> Board:
-    from ..fen import START_FEN, parse_fen
-    return Board(parse_fen(START_FEN).pieces)
-
-
 def _read_block(body: str) -> Game:
     tags: Dict[str, str] = {}
     for name, value in _TAG.findall(body):
@@ -113,7 +108,7 @@ def _read_block(body: str) -> Game:
         if match and text:
             comments[(int(match.group(1) or 0), int(match.group(2)))] = text
     try:
-        board = _board(tags["binit"]) if tags.get("binit", "").strip() else _start_board()
+        board = _board(tags["binit"]) if tags.get("binit", "").strip() else Board(parse_fen(START_FEN).pieces)
         root = Node(comment=comments.get((0, 0)))
         # after[(line, step)]: the node reached by move `step` of `line` (step 0 of line 0: the root)
         after: Dict[Tuple[int, int], Node] = {(0, 0): root}

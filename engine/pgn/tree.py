@@ -20,6 +20,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, format_board
 from ..position import Position, normalize_move
+from ..squares import FILES
 from .game import RESULTS, Game, GameFileError, Variation, push_checked, start_position
 
 
@@ -48,7 +49,7 @@ class Board:
 
     def mover_of(self, move: str) -> Optional[int]:
         """The side whose piece stands on the origin square of ``move``, or None for an empty square."""
-        file, rank = "abcdefghi".index(move[0]), int(move[1])
+        file, rank = FILES.index(move[0]), int(move[1])
         for side, _, piece_file, piece_rank in self.pieces:
             if (piece_file, piece_rank) == (file, rank):
                 return side

@@ -56,8 +56,8 @@ _KIND_OFFSET = 0x40
 #: The result byte: 0 unknown, 1 Red wins, 2 Black wins, 3 draw (4 is found in some files, for a draw).
 _RESULTS = {0: "*", 1: "1-0", 2: "0-1", 3: "1/2-1/2", 4: "1/2-1/2"}
 _RESULT_BYTES = {"*": 0, "1-0": 1, "0-1": 2, "1/2-1/2": 3}
-#: The kind of record: a whole game, an opening, a middle game, an endgame.
-KINDS = {0: "全局", 1: "布局", 2: "中局", 3: "残局"}
+# The kind of record (0 a whole game, 1 an opening, 2 a middle game, 3 an endgame) is not read: the piece
+# positions say where the game starts. It is written, 0 or 3.
 
 _MOVE_ORIGIN_BIAS = 24
 _MOVE_DESTINATION_BIAS = 32
