@@ -57,6 +57,25 @@ def test_analyze_an_xqf_and_a_library_game(tmp_path, library) -> None:
     assert beyond.returncode == 2 and "holds 3 games" in beyond.stderr
 
 
+def test_analyze_saves_the_judged_game_as_xqf_or_pgn(tmp_path) -> None:
+    source = FILES / "xqf18-annotated.xqf"
+    done = analyze(str(source), "--depth", "2", "--no-book", "--save", str(tmp_path / "judged.xqf"),
+                   "--notation", "iccs", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "wrote " + str(tmp_path / "judged.xqf") in done.stdout
+    (original,) = read_games(source)
+    (judged,) = read_games(tmp_path / "judged.xqf")
+    assert judged.moves == original.moves and judged.variations == original.variations
+    assert judged.start_comment == original.start_comment and judged.headers["Annotator"] == "jiangjun"
+    assert judged.comments[0].startswith("中炮开局。\n")          # the file's comment, then the judgement
+    assert all(c and (" best" in c or " loss " in c) for c in judged.comments)
+    done = analyze(str(source), "--depth", "1", "--save", str(tmp_path / "judged.pgn"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "book" in (tmp_path / "judged.pgn").read_text(encoding="utf-8")
+    refused = analyze("--fen", "3k5/9/9/9/9/9/9/9/9/4K4 w", "--depth", "1", "--save", "x.xqf", cwd=tmp_path)
+    assert refused.returncode == 2 and "--save" in refused.stderr
+
+
 def test_book_build_from_a_folder_and_an_archive_of_game_files(tmp_path, library) -> None:
     folder = tmp_path / "games"
     folder.mkdir()

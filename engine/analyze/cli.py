@@ -21,6 +21,7 @@ from typing import IO, Dict, List, Optional, Sequence
 from ..book import DEFAULT as DEFAULT_BOOK, Book, BookError, open_book
 from ..errors import InvalidFenError
 from ..fen import START_FEN
+from ..pgn.game import Game as PgnGame
 from ..position import Position
 from . import pictures
 from ..search_types import SearchLimits
@@ -28,9 +29,9 @@ from .backend import Backend, open_backend
 from .errors import AnalyzeError
 from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
-from .report import (POVS, GameTable, LiveArea, Style, analysis_json, final_lines, game_header, game_json,
-                     limits_json, limits_text, outcome_text, position_header, position_lines, position_summary,
-                     summary_lines)
+from .report import (POVS, GameTable, LiveArea, Style, analysis_json, annotated_game, final_lines, game_header,
+                     game_json, limits_json, limits_text, outcome_text, position_header, position_lines,
+                     position_summary, summary_lines)
 
 PROG = "jiangjun analyze"
 #: Time per position when no limit is given (seconds): a single position, a position of a game.
@@ -96,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--flip", action="store_true", help="boards with Black at the bottom")
     output.add_argument("--svg", metavar="FILE", help="write an SVG diagram of the position with the best move")
     output.add_argument("--plot", metavar="FILE", help="write an SVG graph of the evaluation over the game")
+    output.add_argument("--save", metavar="FILE",
+                        help="write the game with each move's judgement as its comment: XQF for a .xqf name "
+                             "(XQStudio opens it), CBF for .cbf (main line only), else PGN")
     marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
     marks.add_argument("--book", default=DEFAULT_BOOK, metavar="FILE",
                        help="the opening book whose moves are marked 'book' and not judged (any format; "
@@ -148,6 +152,7 @@ class _Job:
     headers: Dict[str, str] = field(default_factory=dict)
     result: str = "*"
     game: bool = False
+    record: Optional[PgnGame] = None   # the game as read from a file (its comments and variations)
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -202,6 +207,7 @@ def _read_job(args: argparse.Namespace) -> _Job:
         job.headers = dict(game.headers)
         job.result = game.result
         job.game = True
+        job.record = game
         return job
     if args.game != 1:
         raise AnalyzeError("--game picks a game of a PGN FILE; no file was given")
@@ -233,7 +239,9 @@ def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
             raise AnalyzeError("--ply picks a position of a game: give a PGN FILE or --annotate")
     elif args.ply is not None and args.ply > len(job.moves):
         raise AnalyzeError(f"--ply {args.ply}: the game has {len(job.moves)} plies")
-    for option, path in (("--svg", args.svg), ("--plot", args.plot)):
+    if args.save and not job.game:
+        raise AnalyzeError("--save writes an analysed game: give a game FILE or --annotate")
+    for option, path in (("--svg", args.svg), ("--plot", args.plot), ("--save", args.save)):
         if path:
             parent = Path(path).parent
             if not parent.is_dir():
@@ -306,7 +314,7 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
             print(line, file=out)
         if "board" in pictures_done:
             print(pictures_done["board"], file=out)
-        for key in ("svg", "plot"):
+        for key in ("svg", "plot", "save"):
             if key in pictures_done:
                 print(f"wrote {pictures_done[key]}", file=out)
     return 130 if analysis.interrupted else 0
@@ -351,6 +359,9 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
             points = pictures.graph_points(game, style.notation)
             pictures.write_text(args.plot, pictures.eval_graph_svg(points, _title(job.headers)))
             pictures_done["plot"] = args.plot
+    if args.save:
+        _save(args.save, game, job, style)
+        pictures_done["save"] = args.save
     if args.json:
         document = {"type": "game", "engine": {"name": backend.name, "description": backend.description},
                     "limits": limits_json(limits), "multipv": args.multipv, "notation": style.notation,
@@ -372,10 +383,23 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
             where = "the final position" if ply == len(job.moves) else f"the position after {ply} plies"
             print(f"\n{where}, best move marked:", file=out)
             print(pictures_done["board"], file=out)
-        for key in ("svg", "plot"):
+        for key in ("svg", "plot", "save"):
             if key in pictures_done:
                 print(f"wrote {pictures_done[key]}", file=out)
     return 130 if game.interrupted else 0
+
+
+def _save(path: str, game: GameAnalysis, job: _Job, style: Style) -> None:
+    """Write the analysed game (--save): PGN, XQF or CBF by the file's ending."""
+    from ..pgn import Game, PgnError, write_games
+
+    record = job.record or Game(headers=dict(job.headers), moves=list(job.moves), result=job.result)
+    try:
+        write_games(path, [annotated_game(game, record, style)], notation=style.notation)
+    except PgnError as exc:
+        raise AnalyzeError(f"--save {path}: {exc}") from None
+    except OSError as exc:
+        raise AnalyzeError(f"--save {path}: {exc.strerror or exc}") from None
 
 
 def _open_book(args: argparse.Namespace) -> Optional[Book]:
