@@ -26,9 +26,8 @@ elements after the first, up to the one marked ``end``. RecordResult is read as 
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ElementTree
+from html import escape
 from typing import Dict, Iterator, List, Optional, Union
-from xml.sax.saxutils import escape
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN
@@ -81,6 +80,8 @@ def _square(value: str, offset: int) -> str:
 def read_game(data: Union[str, bytes], encoding: Optional[str] = None, label: Optional[str] = None) -> Game:
     """The game of a CBF file (its bytes or text). Raises GameFileError for XML that does not parse, a
     missing part, a bad move value or an illegal move (naming its move number)."""
+    import xml.etree.ElementTree as ElementTree   # here: the XML parser is a fair part of engine.pgn's import
+
     text = _DECLARATION.sub("", _text(data, encoding, label).lstrip("\ufeff"), count=1)
     where = {"source": label, "game_number": 1}
     if "<!ENTITY" in text:
@@ -169,7 +170,7 @@ def write_game(game: Game) -> str:
         else:
             value = game.headers.get(PGN_TAGS.get(element, element), "")
         value = " ".join(str(value).split())
-        lines.append(f"  <{element}>{escape(value)}</{element}>" if value else f"  <{element} />")
+        lines.append(f"  <{element}>{escape(value, quote=False)}</{element}>" if value else f"  <{element} />")
     lines += [" </Head>", " <MoveList>", '  <Move value="00-00" />']
     for index, move in enumerate(game.moves):
         push_checked(position, move, game.headers.get("Event"))
