@@ -190,8 +190,13 @@ def test_corrupt_and_wrongly_decrypted_files_are_refused_precisely() -> None:
         read_games(bytes(plain))
     assert raised.value.offset == 0x410
     cbr = bytearray((FILES / "game.cbr").read_bytes())
-    cbr[2120] = 0x99                          # not a piece
-    with pytest.raises(GameFileError, match="not a piece"):
+    cbr[2214 + 4 + 2] = 200                   # the first move's origin: no square
+    with pytest.raises(GameFileError, match="not a square") as raised:
+        read_games(bytes(cbr))
+    assert raised.value.offset == 2218
+    cbr = bytearray((FILES / "game.cbr").read_bytes())
+    cbr[2120 + 3] = 0x25                      # a second black general, on d9 (the advisor's square)
+    with pytest.raises(GameFileError, match="not a Xiangqi position"):
         read_games(bytes(cbr))
     with pytest.raises(GameFileError, match="not a game file"):
         read_games(bytes(range(256)) * 8)

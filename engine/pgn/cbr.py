@@ -72,16 +72,14 @@ def _square(value: int, what: str, offset: int) -> str:
     return f"{FILES[file]}{9 - row}"
 
 
-def _board(data: bytes, base: int) -> Tuple[Board, int]:
+def _board(data: bytes) -> Tuple[Board, int]:
     """The board of a record without its side to move, and the side the record stores (0 Red, 1 Black;
-    1 at 2116 is Red, anything else Black, as cchess and gmchess read it)."""
+    1 at 2116 is Red, anything else Black, as cchess and gmchess read it). A byte that is no piece is an
+    empty square (0, or 1 as some writers put it; every reader takes any other so)."""
     pieces = []
     for index, value in enumerate(data[_BOARD_OFFSET:_BOARD_OFFSET + 90]):
         colour, kind = value >> 4, value & 0x0F
         if colour not in (1, 2) or kind not in _PIECE_TYPES:
-            if value:
-                raise GameFileError(f"square {index} of the board holds {value:#04x}, not a piece: the record "
-                                    "is corrupt", offset=base + _BOARD_OFFSET + index)
             continue
         row, file = divmod(index, 9)
         pieces.append((colour - 1, _PIECE_TYPES[kind], file, 9 - row))
@@ -143,7 +141,7 @@ def read_record(data: bytes, label: Optional[str] = None, number: int = 1, base:
         result = _RESULTS.get(data[_RESULT_OFFSET], "*")
         if result != "*":
             headers["Result"] = result
-        board, stored_side = _board(data, base)
+        board, stored_side = _board(data)
 
         stream = _Stream(data, base)
         root_flags, _, _, start_comment, root_offset = stream.record()

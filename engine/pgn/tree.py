@@ -67,6 +67,11 @@ def start_of(board: Board, first: Optional[Node]) -> Position:
     """The start position of a tree: the board with its side to move, as stored or as the first move's
     piece shows it (Red when there is no move and the file does not say). A board no FEN describes (no
     general, two generals, a piece where it can never stand) raises GameFileError."""
+    squares = [(file, rank) for _, _, file, rank in board.pieces]
+    if len(set(squares)) != len(squares):
+        twice = next(square for square in squares if squares.count(square) > 1)
+        raise _error(f"two pieces stand on {FILES[twice[0]]}{twice[1]}: the start position is corrupt"
+                     " (or wrongly decrypted)")
     sides: List[int]
     if board.side is not None:
         sides = [board.side]

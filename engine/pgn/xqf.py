@@ -220,7 +220,7 @@ def read_game(data: bytes, encoding: Optional[str] = None, label: Optional[str] 
                 builder.add(Node(move, comment, offset=start), has_child, has_sibling)
         game = game_of_tree(root, board, headers, result)
     except PgnError as exc:
-        raise exc.located(source=label, game_number=1, event=headers.get("Event") or headers.get("Title"))
+        raise exc.located(source=label, game_number=1, event=headers.get("Event") or headers.get("Title")) from None
     game.number = 1
     return game
 
