@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 from engine.fen import START_FEN, parse_fen
 from engine.pgn import Game
 from engine.pgn.tree import Node, preorder, tree_of_game
-from engine.pgn.xqf import HEADER_SIZE, Keys, _STRINGS as XQF_STRINGS, _encode_text, _slots
+from engine.pgn.xqf import HEADER_SIZE, Keys, STRINGS as XQF_STRINGS, encode_string, piece_slots
 from engine.squares import FILES
 
 # ---------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def xqf_encrypted(game: Game, version: int = 18, seed: int = 1, codec: str = "gb
         header[i] = rng.randrange(256)
     keys = Keys.of_header(bytes(header))
     root, position = tree_of_game(game)
-    plain = _slots(position.fen())
+    plain = piece_slots(position.fen())
     stored = bytearray(32)
     for i in range(32):
         # positions[(pieces + 1 + i) % 32] = stored[i] - pieces, from version 12 on
@@ -72,7 +72,7 @@ def xqf_encrypted(game: Game, version: int = 18, seed: int = 1, codec: str = "gb
 
 def _text_field(text: str, size: int, codec: str) -> bytes:
     if codec.lower() in ("gbk", "gb18030"):
-        return _encode_text(text, size)
+        return encode_string(text, size)
     raw = b""
     for ch in text:
         piece = ch.encode(codec, errors="replace")

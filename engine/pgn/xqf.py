@@ -47,10 +47,10 @@ _SLOT_TYPES = [PIECE_LETTERS.index(letter) for letter in "RNBAKABNRCCPPPPP"]
 # The key stream's mask: the bytes of this text ANDed with the four key bytes in turn.
 _STREAM_MASK = b"[(C) Copyright Mr. Dong Shiwei.]"
 
-# Header strings: (tag, offset of the length byte, field size including it).
-_STRINGS = (("Title", 0x50, 64), ("Event", 0xD0, 64), ("Date", 0x110, 16), ("Site", 0x120, 16),
-            ("Red", 0x130, 16), ("Black", 0x140, 16), ("TimeRule", 0x150, 64), ("RedTime", 0x190, 16),
-            ("BlackTime", 0x1A0, 16), ("Annotator", 0x1D0, 16), ("Author", 0x1E0, 16))
+#: The header's strings: (tag, offset of the length byte, field size including it).
+STRINGS = (("Title", 0x50, 64), ("Event", 0xD0, 64), ("Date", 0x110, 16), ("Site", 0x120, 16),
+           ("Red", 0x130, 16), ("Black", 0x140, 16), ("TimeRule", 0x150, 64), ("RedTime", 0x190, 16),
+           ("BlackTime", 0x1A0, 16), ("Annotator", 0x1D0, 16), ("Author", 0x1E0, 16))
 _RESULT_OFFSET = 0x33
 _KIND_OFFSET = 0x40
 #: The result byte: 0 unknown, 1 Red wins, 2 Black wins, 3 draw (4 is found in some files, for a draw).
@@ -102,7 +102,7 @@ def _text_codec(header: bytes, encoding: Optional[str], label: Optional[str]) ->
     if encoding not in (None, "", "auto"):
         return codec_for(str(encoding))
     sample = b"\n".join(header[offset + 1:offset + 1 + min(header[offset], size - 1)]
-                        for _, offset, size in _STRINGS)
+                        for _, offset, size in STRINGS)
     try:
         readings, _ = decodings(sample, None, label)
     except PgnError:
@@ -196,7 +196,7 @@ def read_game(data: bytes, encoding: Optional[str] = None, label: Optional[str] 
     keys = Keys.of_header(header) if encrypted else Keys()
     codec = _text_codec(header, encoding, label)
     headers: Dict[str, str] = {}
-    for tag, offset, size in _STRINGS:
+    for tag, offset, size in STRINGS:
         text = _decode(header[offset + 1:offset + 1 + min(header[offset], size - 1)], codec)
         if text:
             headers[tag] = text
@@ -237,7 +237,7 @@ def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iter
 # Writing
 # ---------------------------------------------------------------------------
 
-def _slots(fen: str) -> bytes:
+def piece_slots(fen: str) -> bytes:
     """The 32 piece positions of a FEN, in XQStudio's order: each side's pieces of one kind from its
     right to its left (Red's chariots on i0 then a0, Black's on a9 then i9)."""
     positions = [_NOT_ON_BOARD] * 32
@@ -252,7 +252,7 @@ def _slots(fen: str) -> bytes:
     return bytes(positions)
 
 
-def _encode_text(text: str, size: int) -> bytes:
+def encode_string(text: str, size: int) -> bytes:
     """A header string: its GBK bytes, cut to ``size`` - 1 at a character boundary, after a length byte."""
     raw = b""
     for ch in text:
@@ -286,13 +286,13 @@ def write_game(game: Game) -> bytes:
     header = bytearray(HEADER_SIZE)
     header[0:2] = MAGIC
     header[2] = WRITTEN_VERSION
-    header[16:48] = _slots(fen)
+    header[16:48] = piece_slots(fen)
     header[_RESULT_OFFSET] = _RESULT_BYTES.get(game.result, 0)
     same_start = fen.split()[0] == START_FEN.split()[0]
     # A whole game, or an endgame: ElephantEye's reader takes the usual start for the first two kinds.
     header[_KIND_OFFSET] = 0 if same_start else 3
-    for tag, offset, size in _STRINGS:
-        header[offset:offset + size] = _encode_text(game.headers.get(tag, ""), size)
+    for tag, offset, size in STRINGS:
+        header[offset:offset + size] = encode_string(game.headers.get(tag, ""), size)
     out = bytearray(header)
     out += _record(_MOVE_ORIGIN_BIAS, _MOVE_DESTINATION_BIAS, bool(root.children), False, root.comment)
     out[HEADER_SIZE + 3] = 0xFF   # the start record's reserved byte, as XQStudio writes it
