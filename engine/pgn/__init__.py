@@ -2,10 +2,10 @@
 and the formats most Chinese players' programs save (XQStudio's XQF, CCBridge's CBR, CBL and CBF, the
 DhtmlXQ blocks of web pages), all read by :func:`read_games` into the same :class:`Game`.
 
-The other formats (:mod:`.formats`, each in its own module; docs/gamefiles.md lists their fields):
+The other formats (:mod:`.formats`, each in its own module; docs/gamefiles.md lists their fields)::
 
-    >>> games = read_games("1956年全国象棋锦标赛93局.CBL")   # any format, known by its content
-    >>> write_games("game.xqf", [games[0]])                   # XQF 1.0, which XQStudio opens
+    games = read_games("1956年全国象棋锦标赛93局.CBL")   # any format, known by its content
+    write_games("game.xqf", [games[0]])                 # XQF 1.0, which XQStudio opens
 
 XQF (every version, the encrypted ones from 11 on), CBR and CBL keep the game's tree of moves: its
 variations are read into :attr:`Game.variations`, its comments into :attr:`Game.comments`; a library with
