@@ -36,8 +36,11 @@ def ufake(script: str = "random_mover.py", name: str | None = None) -> EngineCon
 
 
 def jiangjun(workdir: str, proto: str, name: str | None = None) -> EngineConfig:
+    # The games are fast (2 s + 0.05 s) and the test machine may be busy: a GUI on a loaded machine would
+    # raise the overhead kept back per move in the same way.
+    options = {"Threads": "1"} if proto != "xboard" else {"Hash": "16"}
     return EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto=proto, workdir=workdir, name=name,
-                        options={"Threads": "1"} if proto != "xboard" else {"Hash": "16"})
+                        options={**options, "Move Overhead": "150"})
 
 
 def run_match(engines, tc="10+0.1", **settings) -> tuple[Match, str]:
@@ -86,7 +89,7 @@ def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside, sjaak_hom
     tags = read_games(pgn)[0].headers
     ours = "Red" if tags["Red"] == "jj-xboard" else "Black"
     theirs = "Black" if ours == "Red" else "Red"
-    assert tags[f"{ours}Engine"].startswith("jiangjun ") and tags[f"{ours}Options"] == "OwnBook=false; memory=16"
+    assert tags[f"{ours}Engine"].startswith("jiangjun ") and tags[f"{ours}Options"] == "OwnBook=false; memory=16; Move Overhead=150"
     assert tags[f"{theirs}Engine"] == tags[theirs] == "Sjaak II 1.4.1"     # its myname
 
 
