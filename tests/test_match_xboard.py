@@ -17,6 +17,7 @@ from engine.match.game import Adjudication
 from engine.match.openings import default_book
 from engine.match.runner import EngineSpec, Match, MatchConfig, schedule
 from engine.match.timecontrol import TimeControl
+from engine.outcome import Termination
 from engine.pgn import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,12 +53,14 @@ def run_match(engines, tc="10+0.1", **settings) -> tuple[Match, str]:
     return match, out.getvalue()
 
 
+RULES_ENDINGS = {ending.words for ending in Termination}    # the PGN's Termination tags of the rules' endings
+
+
 def replays(pgn: Path) -> None:
     """Every game of the PGN replays legally to its end; a game ended by the rules ends there."""
     for game in read_games(pgn):
         position = game.end_position()
-        if game.headers["Termination"] in ("checkmate", "stalemate", "perpetual check", "perpetual chase",
-                                           "repetition", "natural move limit"):
+        if game.headers["Termination"] in RULES_ENDINGS:
             assert position.outcome() is not None and position.outcome().result == game.result
 
 
@@ -69,8 +72,7 @@ def test_maxqi_against_jiangjun(tmp_path, outside):
                               games=2, pgn_path=str(pgn))
     assert len(match.records) == 2 and "Results (2 games)" in output
     for record in match.records:
-        assert record.termination in ("checkmate", "stalemate", "perpetual check", "perpetual chase", "repetition",
-                                      "natural move limit"), record.detail       # by the rules, no fault
+        assert record.termination in Termination, record.detail       # by the rules, no fault
     replays(pgn)
     tags = read_games(pgn)[0].headers
     assert "MaxQi 4.8G" in (tags["RedEngine"], tags["BlackEngine"])
@@ -83,8 +85,7 @@ def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside, sjaak_hom
                               tc="2+0.05", games=2, pgn_path=str(pgn))
     assert len(match.records) == 2
     for record in match.records:
-        assert record.termination in ("checkmate", "stalemate", "perpetual check", "perpetual chase", "repetition",
-                                      "natural move limit"), record.detail
+        assert record.termination in Termination, record.detail
     replays(pgn)
     tags = read_games(pgn)[0].headers
     ours = "Red" if tags["Red"] == "jj-xboard" else "Black"
