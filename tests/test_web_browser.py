@@ -1,0 +1,257 @@
+"""`jiangjun web` in a real browser: headless Chromium (Debian's /usr/bin/chromium) driven by Playwright.
+
+The server runs as `python -m engine web --port 0 --no-browser`, as a user starts it, with jiangjun as the
+engine at quick settings (0.2 s a move, a low level). With JIANGJUN_WEB_SCREENSHOT=path the analysis test
+also saves a picture of the page there (docs/web.png).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, engine_env
+
+pytest.importorskip("starlette", reason="starlette (the [web] extra) is not installed")
+pytest.importorskip("uvicorn", reason="uvicorn (the [web] extra) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from engine import Position  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT_MS = 20_000
+
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(f"chromium is not installed ({CHROMIUM}: apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The page's address; the server is ended after the module's tests."""
+    workdir = tmp_path_factory.mktemp("web")
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--port", "0", "--no-browser"],
+                            cwd=workdir, env=engine_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        url = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"serving (http://\S+)", line)
+            if found:
+                url = found.group(1)
+                break
+        if url is None:
+            proc.kill()
+            pytest.fail(f"jiangjun web did not start: {proc.stdout.read()}")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_page(page, server)
+    yield page
+    context.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def open_page(page, url: str, mode: str = "free") -> None:
+    page.goto(url)
+    page.wait_for_selector('[data-square="h2"]', state="attached")
+    page.wait_for_function("typeof state !== 'undefined' && state !== null")   # the first state arrived
+    page.select_option("#movetime", "200")
+    page.select_option("#level", "3")
+    page.select_option("#mode", mode)
+    wait_state(page, f"state.settings.mode === '{mode}'")
+
+
+def wait_state(page, condition: str) -> None:
+    page.wait_for_function(f"state && ({condition})", timeout=WAIT_MS)
+
+
+def move_texts(page) -> list[str]:
+    return page.locator("#moves li").all_inner_texts()
+
+
+def click_move(page, move: str) -> None:
+    plies = page.evaluate("state.moves.length")
+    page.click(f'[data-square="{move[:2]}"]')
+    page.click(f'[data-square="{move[2:]}"]')
+    wait_state(page, f"state.moves.length > {plies}")
+
+
+def test_the_board_has_90_points_named_by_iccs(page):
+    points = page.locator("#board [data-square]")
+    assert points.count() == 90
+    names = set(points.evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert names == {f"{f}{r}" for f in "abcdefghi" for r in range(10)}
+    assert page.locator('[data-square="e0"]').get_attribute("data-piece") == "K"
+
+
+def test_a_click_click_move_is_answered_by_the_engine(page):
+    page.select_option("#mode", "play")
+    page.click('[data-square="h2"]')
+    assert page.locator("#board .target").count() > 0           # the legal targets are shown
+    page.click('[data-square="e2"]')
+    wait_state(page, "state.moves.length >= 2")
+    texts = move_texts(page)
+    assert texts[0] == "炮二平五"
+    reply = page.evaluate("state.moves[1].iccs")
+    after = Position()
+    after.push("h2e2")
+    assert after.is_legal(reply)
+    assert page.locator("#board .last").count() == 2            # the engine's move is marked
+
+
+def test_a_drag_moves_a_piece(page):
+    source = page.locator('[data-square="b0"]').bounding_box()
+    target = page.locator('[data-square="c2"]').bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=5)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+    wait_state(page, "state.moves.length === 1")
+    assert move_texts(page) == ["马八进七"]
+
+
+def test_an_illegal_click_is_refused(page):
+    page.click('[data-square="h2"]')
+    page.click('[data-square="g5"]')                             # a cannon cannot go there
+    assert page.locator("#message").is_visible()
+    page.wait_for_timeout(300)
+    assert move_texts(page) == []
+    page.click('[data-square="h7"]')                             # not the side to move's piece
+    assert page.locator("#board .selected").count() == 0
+    assert move_texts(page) == []
+
+
+def test_a_big5_pgn_opens_and_plays_through(page):
+    from engine.pgn import read_games
+
+    big5 = DATA / "pgn" / "ccpd" / "checkmate-00003272.pgn"      # a real Big5 file, 61 moves to mate
+
+    game = read_games(big5)[0]
+    page.set_input_files("#pgn-file", str(big5))
+    wait_state(page, f"state.moves.length === {len(game.moves)}")
+    assert page.evaluate("state.moves.map(m => m.iccs)") == game.moves
+    final_fen = page.locator("#fen").inner_text()
+    page.click("#nav-first")
+    assert page.locator("#fen").inner_text() == game.starting_fen()
+    page.click("#nav-next")
+    first = Position(game.starting_fen())
+    first.push(game.moves[0])
+    assert page.locator("#fen").inner_text() == first.fen()
+    assert page.locator("#moves li.current").inner_text() == move_texts(page)[0]
+    page.click("#nav-last")
+    assert page.locator("#fen").inner_text() == final_fen
+    assert page.locator("#outcome").get_attribute("data-reason") == "checkmate"
+
+
+def test_the_analysis_shows_lines_that_update(page):
+    page.select_option("#multipv", "2")
+    page.select_option("#movetime", "1000")           # analysis: 5 s a position
+    page.select_option("#mode", "analyse")
+    page.wait_for_selector("#lines tr.line", timeout=WAIT_MS)
+    first_depth = page.evaluate("lines[0].depth")
+    page.wait_for_function(f"lines.length >= 2 && lines[0].depth > {first_depth}", timeout=WAIT_MS)
+    row = page.locator("#lines tr.line").first
+    assert re.fullmatch(r"[+-]?\d+|-?#\d+|0", row.locator(".score").inner_text())
+    assert row.locator(".wdl").inner_text().endswith("%")     # jiangjun gives win/draw/loss
+    assert row.locator(".pv-move").count() >= 1
+    assert page.locator("#evalbar-text").inner_text() != ""
+    screenshot = os.environ.get("JIANGJUN_WEB_SCREENSHOT")
+    if screenshot:
+        page.screenshot(path=screenshot)
+    # a PV move clicked is played (the lines change as the engine thinks: which one is not known here)
+    row.locator(".pv-move").first.click()
+    wait_state(page, "state.moves.length === 1")
+    assert Position().is_legal(page.evaluate("state.moves[0].iccs"))
+
+
+def test_a_perpetual_check_ends_the_game_with_the_ruling(page):
+    fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1"
+    page.fill("#paste", fen)
+    page.click("#new-from-fen")
+    wait_state(page, f"state.start_fen === '{fen}'")
+    for move in "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1 e2f2".split():
+        click_move(page, move)
+    wait_state(page, "state.outcome !== null")
+    outcome = page.locator("#outcome")
+    assert outcome.get_attribute("data-reason") == "perpetual_check"
+    assert "1-0" in outcome.inner_text() and "长将" in outcome.inner_text()
+    page.click("#lang")
+    assert "perpetual check" in outcome.inner_text()
+    page.click("#lang")
+
+
+def test_a_bad_fen_gets_a_message_and_the_game_stays(page):
+    click_move(page, "h2e2")
+    page.fill("#paste", "rnbakabnr/9/1c5c1/p1p1p1p1p/9 w")
+    page.click("#new-from-fen")
+    message = page.locator("#message")
+    message.wait_for(state="visible", timeout=WAIT_MS)
+    assert "FEN" in message.inner_text()
+    assert move_texts(page) == ["炮二平五"]
+    page.fill("#paste", "1. h2e2 h9g7 2. zz")
+    page.click("#load-text")
+    page.wait_for_function("document.getElementById('message').textContent.includes('zz')", timeout=WAIT_MS)
+    assert move_texts(page) == ["炮二平五"]
+
+
+def test_two_tabs_play_independent_games(browser, server):
+    context = browser.new_context()
+    first, second = context.new_page(), context.new_page()
+    try:
+        open_page(first, server)
+        open_page(second, server)
+        click_move(first, "h2e2")
+        click_move(second, "b2e2")
+        click_move(second, "h9g7")
+        assert move_texts(first) == ["炮二平五"]
+        assert move_texts(second) == ["炮八平五", "马8进7"]
+    finally:
+        context.close()
+
+
+def test_the_pgn_and_the_picture_are_saved(page):
+    click_move(page, "h2e2")
+    with page.expect_download() as download:
+        page.click("#save-pgn")
+    pgn = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "1. 炮二平五" in pgn
+    page.select_option("#save-notation", "iccs")
+    with page.expect_download() as download:
+        page.click("#save-pgn")
+    assert "h2e2" in Path(download.value.path()).read_text(encoding="utf-8")
+    with page.expect_download() as download:
+        page.click("#save-svg")
+    assert Path(download.value.path()).read_text(encoding="utf-8").lstrip().startswith("<?xml")
