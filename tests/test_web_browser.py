@@ -32,11 +32,24 @@ if not os.access(CHROMIUM, os.X_OK):
     pytest.skip(f"chromium is not installed ({CHROMIUM}: apt-get install chromium)", allow_module_level=True)
 
 
+FAKE_ENGINES = Path(__file__).parent / "fake_engines"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The page's address; the server is ended after the module's tests."""
-    workdir = tmp_path_factory.mktemp("web")
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--port", "0", "--no-browser"],
+    yield from run_server(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="module")
+def crashing_server(tmp_path_factory):
+    """A server whose engine (--engine) crashes at its 2nd search, with room for two tabs only."""
+    crasher = f"{sys.executable} {FAKE_ENGINES / 'crasher.py'}"
+    yield from run_server(tmp_path_factory.mktemp("web-crash"), "--max-tabs", "2", "--engine", crasher, "proto=uci")
+
+
+def run_server(workdir: Path, *options: str):
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--port", "0", "--no-browser", *options],
                             cwd=workdir, env=engine_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     try:
@@ -255,3 +268,48 @@ def test_the_pgn_and_the_picture_are_saved(page):
     with page.expect_download() as download:
         page.click("#save-svg")
     assert Path(download.value.path()).read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_an_engine_crash_is_reported_and_a_new_engine_plays_on(browser, crashing_server):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        open_page(page, crashing_server, mode="play")
+        click_move(page, "h2e2")
+        wait_state(page, "state.moves.length === 2")            # the fake engine's first search: a move
+        reply = page.evaluate("state.moves[1].iccs")
+        after = Position()
+        after.push("h2e2")
+        after.push(reply)
+        move = next(m for m in after.legal_moves())
+        click_move(page, move)                                    # its second search: it crashes
+        message = page.locator("#message")
+        message.wait_for(state="visible", timeout=WAIT_MS)
+        assert "engine" in message.inner_text()
+        assert len(move_texts(page)) == 3                         # the game is kept
+        page.click("#engine-move")                                # a new engine process answers
+        wait_state(page, "state.moves.length === 4")
+    finally:
+        context.close()
+
+
+def test_tabs_beyond_the_cap_are_refused_until_one_closes(browser, crashing_server):
+    context = browser.new_context()
+    try:
+        first, second, third = context.new_page(), context.new_page(), context.new_page()
+        open_page(first, crashing_server)
+        open_page(second, crashing_server)
+        third.goto(crashing_server)
+        third.wait_for_function("document.getElementById('message').textContent.includes('2')", timeout=WAIT_MS)
+        assert third.evaluate("state") is None
+        second.close()
+        deadline = time.monotonic() + 10
+        fourth = context.new_page()
+        while True:                                               # the server frees the tab's slot
+            fourth.goto(crashing_server)
+            fourth.wait_for_timeout(300)
+            if fourth.evaluate("state") is not None or time.monotonic() > deadline:
+                break
+        assert fourth.evaluate("state") is not None
+    finally:
+        context.close()

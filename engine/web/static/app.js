@@ -6,6 +6,7 @@ let state = null;          // the server's last "state"
 let viewPly = null;        // null: the game's last position; else the ply shown while playing through
 let lines = [];            // the latest analysis lines
 let socket = null;
+let refused = false;
 let messageTimer = null;
 let LEVEL_ELO = {};        // level -> Elo, from the server's table (docs/levels.md)
 
@@ -28,7 +29,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   socket.onopen = () => send({ type: "hello", ...settings() });
   socket.onmessage = event => receive(JSON.parse(event.data));
-  socket.onclose = () => showMessage(t("connection_lost"), "error", true);
+  socket.onclose = () => { if (!refused) showMessage(t("connection_lost"), "error", true); };
 }
 
 function receive(message) {
@@ -42,6 +43,7 @@ function receive(message) {
     $("engine-status").textContent = t(message.status);
     $("engine-status").dataset.status = message.status;
   } else if (message.type === "error") {
+    if (message.fatal) refused = true;       // the server will not serve this tab (too many are open)
     showMessage(message.message, "error", message.fatal);
   } else if (message.type === "config") {
     LEVEL_ELO = message.levels || {}; labelLevels();
