@@ -210,6 +210,21 @@ def test_the_analysis_shows_lines_that_update(page):
     assert Position().is_legal(page.evaluate("state.moves[0].iccs"))
 
 
+def test_the_review_marks_the_blunder_and_its_graph_is_clickable(page):
+    page.fill("#paste", "1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 炮五进四 马7进5")
+    page.click("#load-text")
+    wait_state(page, "state.moves.length === 6")
+    page.click("#review-start")
+    page.wait_for_function("review && review.summary", timeout=WAIT_MS)
+    assert page.locator("#graph .graph-point").count() == 7          # the start and each move
+    blunder = page.locator("#moves li.blunder")
+    assert blunder.count() == 1 and blunder.inner_text() == "炮五进四??"
+    assert "应走" in blunder.get_attribute("title")                     # the best move instead is named
+    assert "1??" in page.locator("#review-summary").inner_text()
+    page.locator('#graph .graph-point[data-ply="2"]').click()
+    assert page.locator("#moves li.current").inner_text() == "马8进7"
+
+
 def test_a_perpetual_check_ends_the_game_with_the_ruling(page):
     fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1"
     page.fill("#paste", fen)

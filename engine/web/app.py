@@ -82,11 +82,13 @@ class Tab:
 
     def __init__(self, socket: WebSocket, config: ServerConfig) -> None:
         self.socket = socket
+        self.config = config
         self.game = WebGame()
         self.seat = EngineSeat(config.engine)
         self.settings = Settings()
         self.generation = 0                  # bumped at every change: an older search's answer is dropped
         self.task: Optional[asyncio.Task] = None
+        self.task_kind = ""                  # "move", "analyse" or "review": what the task does
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: dict) -> None:
@@ -144,6 +146,12 @@ class Tab:
             await self.stop_search()
             game.truncate(_bounded(message.get("plies"), 0, 10**6, len(game.position.move_stack)))
             await self.changed(search=False)
+        elif kind == "review":
+            await self.stop_search()
+            if not game.position.move_stack:
+                await self.error("no move to review")
+                return
+            self.task, self.task_kind = asyncio.create_task(self._review(self.generation)), "review"
         elif kind == "engine_move":
             await self.changed(engine_moves=True)
         elif kind == "save_pgn":
@@ -158,7 +166,7 @@ class Tab:
             await self.error(f"unknown request {kind!r}")
 
     def _engine_to_move(self) -> bool:
-        return (self.settings.mode == "play" and self.task is not None and not self.task.done())
+        return self.task_kind == "move" and self.task is not None and not self.task.done()
 
     async def changed(self, search: bool = True, engine_moves: bool = False) -> None:
         """After a change: drop the search under way, send the state, start what the mode asks for."""
@@ -169,9 +177,9 @@ class Tab:
         position = self.game.position
         if engine_moves or (search and self.settings.mode == "play"
                             and position.turn.value == self.settings.engine_color):
-            self.task = asyncio.create_task(self._engine_move(self.generation))
+            self.task, self.task_kind = asyncio.create_task(self._engine_move(self.generation)), "move"
         elif self.settings.mode == "analyse":
-            self.task = asyncio.create_task(self._analyse(self.generation))
+            self.task, self.task_kind = asyncio.create_task(self._analyse(self.generation)), "analyse"
 
     async def stop_search(self) -> None:
         self.generation += 1
@@ -239,6 +247,38 @@ class Tab:
                                final=True)
         if generation == self.generation:
             await self.send({"type": "status", "status": "idle"})
+
+    async def _review(self, generation: int) -> None:
+        """The whole game judged move by move, one point of the graph at a time (engine.web.review)."""
+        from .review import ReviewCancelled, review
+
+        loop = asyncio.get_running_loop()
+        game = self.game.position
+        start_fen, moves = game.starting_fen, list(game.move_stack)
+        await self.send({"type": "status", "status": "reviewing"})
+        await self.send({"type": "review_start", "moves": moves})
+
+        def on_point(point: dict) -> None:
+            asyncio.run_coroutine_threadsafe(self._send_current(generation, {"type": "review_point", **point}), loop)
+
+        await asyncio.to_thread(self.seat.release)     # one engine process per tab: the review's
+        try:
+            summary = await asyncio.to_thread(review, self.config.engine, start_fen, moves,
+                                              min(self.settings.movetime, 2000), on_point,
+                                              lambda: generation != self.generation)
+        except ReviewCancelled:
+            return
+        except EngineFailure as exc:
+            if generation == self.generation:
+                await self.error(str(exc))
+                await self.send({"type": "status", "status": "failed"})
+            return
+        await self._send_current(generation, {"type": "review_done", **summary})
+        await self._send_current(generation, {"type": "status", "status": "idle"})
+
+    async def _send_current(self, generation: int, message: dict) -> None:
+        if generation == self.generation:
+            await self.send(message)
 
     async def close(self) -> None:
         self.generation += 1

@@ -118,6 +118,13 @@ class EngineSeat:
         if engine is not None:
             engine.process.interrupt()
 
+    def release(self) -> None:
+        """End the engine process for now (the next call starts a new one)."""
+        with self._lock:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.quit()
+
     def close(self) -> None:
         with self._lock:
             self.closed = True

@@ -7,6 +7,7 @@ let viewPly = null;        // null: the game's last position; else the ply shown
 let lines = [];            // the latest analysis lines
 let socket = null;
 let refused = false;
+let review = null;         // {moves: [...iccs], points: {ply: point}, summary} of the game reviewed
 let messageTimer = null;
 let LEVEL_ELO = {};        // level -> Elo, from the server's table (docs/levels.md)
 
@@ -35,7 +36,8 @@ function connect() {
 function receive(message) {
   if (message.type === "state") {
     state = message; viewPly = null;
-    drawState();
+    if (review && !sameStart(review.moves, state.moves.map(m => m.iccs))) review = null;
+    drawState(); drawGraph();
   } else if (message.type === "lines") {
     lines = message.lines; drawLines();
   } else if (message.type === "status") {
@@ -45,11 +47,57 @@ function receive(message) {
   } else if (message.type === "error") {
     if (message.fatal) refused = true;       // the server will not serve this tab (too many are open)
     showMessage(message.message, "error", message.fatal);
+  } else if (message.type === "review_start") {
+    review = { moves: message.moves, points: {}, summary: null }; drawGraph();
+  } else if (message.type === "review_point") {
+    if (review) { review.points[message.ply] = message; drawState(); drawGraph(); }
+  } else if (message.type === "review_done") {
+    if (review) { review.summary = message; drawGraph(); }
   } else if (message.type === "config") {
     LEVEL_ELO = message.levels || {}; labelLevels();
   } else if (message.type === "file") {
     download(message.name, message.mime, message.text);
   }
+}
+
+function sameStart(reviewed, moves) {
+  // the review still holds while the game is the one reviewed, or a part of it
+  return moves.length <= reviewed.length && moves.every((m, i) => m === reviewed[i]);
+}
+
+function drawGraph() {
+  const svg = $("graph");
+  svg.innerHTML = "";
+  const points = review ? Object.values(review.points).sort((a, b) => a.ply - b.ply) : [];
+  if (points.length) svg.removeAttribute("hidden"); else svg.setAttribute("hidden", "");   // an SVG element has no .hidden
+  $("review-summary").textContent = review && review.summary ? summaryText(review.summary) : "";
+  if (!points.length) return;
+  const plies = Math.max(review.moves.length, 1), W = 500, H = 120;
+  const x = ply => 4 + (W - 8) * ply / plies, y = v => H / 2 - (H / 2 - 4) * v / 1000;
+  svgEl("rect", { x: 0, y: 0, width: W, height: H / 2, fill: "#fbecd0" }, svg);
+  svgEl("rect", { x: 0, y: H / 2, width: W, height: H / 2, fill: "#e9dcc4" }, svg);
+  svgEl("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#5b3a1c", "stroke-width": 0.5 }, svg);
+  svgEl("polyline", { points: points.map(p => `${x(p.ply)},${y(p.graph)}`).join(" "), fill: "none",
+                      stroke: "#b3141b", "stroke-width": 1.5 }, svg);
+  const colours = { inaccuracy: "#d9a400", mistake: "#e06a00", blunder: "#c8101a" };
+  for (const p of points) {
+    const marked = p.classification;
+    const dot = svgEl("circle", { cx: x(p.ply), cy: y(p.graph), r: marked ? 4 : 2.5,
+      fill: marked ? colours[marked] : "#5b3a1c", class: "graph-point" + (marked ? " " + marked : ""),
+      "data-ply": p.ply }, svg);
+    const title = svgEl("title", {}, dot);
+    title.textContent = `${p.ply}. ${p.move || ""} ${p.red.text}` + (marked ? ` ${t(marked)}` : "") +
+                        (p.best ? ` (${t("best_was")} ${p.best})` : "");
+    dot.addEventListener("click", () => {
+      if (!state) return;
+      viewPly = p.ply >= state.moves.length ? null : p.ply; drawState();
+    });
+  }
+}
+
+function summaryText(summary) {
+  const side = s => `${s.inaccuracies}?! ${s.mistakes}? ${s.blunders}??`;
+  return `${t("red")}: ${side(summary.red)}   ${t("black")}: ${side(summary.black)}`;
 }
 
 function showMessage(text, kind, sticky) {
@@ -82,7 +130,12 @@ function drawState() {
     const number = Math.floor((i + (blackFirst ? 1 : 0)) / 2) + 1;
     const redMove = (i + (blackFirst ? 1 : 0)) % 2 === 0;
     li.dataset.number = redMove ? number + "." : (i === 0 ? number + "…" : "");
-    li.textContent = moveText(move);
+    const point = review && review.points[i + 1];
+    li.textContent = moveText(move) + (point && point.mark ? point.mark : "");
+    if (point && point.classification) {
+      li.classList.add(point.classification);
+      li.title = t(point.classification) + (point.best ? `: ${t("best_was")} ${point.best}` : "");
+    }
     li.addEventListener("click", () => { viewPly = i + 1 === moves.length ? null : i + 1; drawState(); });
     list.appendChild(li);
   });
@@ -184,12 +237,13 @@ function setup() {
   $("notation").addEventListener("change", () => { drawState(); drawLines(); });
   $("lang").addEventListener("click", () => {
     LANG = LANG === "zh" ? "en" : "zh"; localStorage.setItem("jiangjun-lang", LANG);
-    applyLanguage(); labelLevels(); drawState(); drawLines();
+    applyLanguage(); labelLevels(); drawState(); drawLines(); drawGraph();
   });
   $("new").addEventListener("click", () => send({ type: "new" }));
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("flip").addEventListener("click", () => { board.flipped = !board.flipped; board.draw(); });
   $("engine-move").addEventListener("click", () => send({ type: "engine_move" }));
+  $("review-start").addEventListener("click", () => send({ type: "review" }));
   $("nav-first").addEventListener("click", () => { if (state) { viewPly = state.moves.length ? 0 : null; drawState(); } });
   $("nav-prev").addEventListener("click", () => {
     if (!state) return;

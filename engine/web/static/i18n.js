@@ -12,7 +12,8 @@ const WORDS = {
     red_wins: "红胜", black_wins: "黑胜", draw: "和棋", depth: "深度",
     checkmate: "将死", stalemate: "困毙", perpetual_check: "长将判负", perpetual_chase: "长捉判负",
     repetition: "重复局面判和", sixty_moves: "六十回合自然限着", insufficient_material: "双方无进攻子力",
-    viewing: "查看中：回到最后一步才能走棋", connection_lost: "与服务器的连接已断开，请刷新页面",
+    viewing: "查看中：回到最后一步才能走棋", review_title: "复盘", review_start: "复盘全局", reviewing: "复盘中…",
+    inaccuracy: "欠佳", mistake: "错着", blunder: "败着", best_was: "应走", connection_lost: "与服务器的连接已断开，请刷新页面",
   },
   en: {
     lang: "中文", notation: "Notation", mode: "Mode", mode_play: "Play", mode_analyse: "Analyse", mode_free: "Both sides",
@@ -26,7 +27,9 @@ const WORDS = {
     checkmate: "checkmate", stalemate: "stalemate (no legal move)", perpetual_check: "perpetual check loses",
     perpetual_chase: "perpetual chase loses", repetition: "repetition: draw", sixty_moves: "60-move rule",
     insufficient_material: "insufficient material",
-    viewing: "viewing an earlier position: go to the last move to play", connection_lost: "the connection to the server was lost: reload the page",
+    viewing: "viewing an earlier position: go to the last move to play", review_title: "Review",
+    review_start: "Review the game", reviewing: "reviewing…", inaccuracy: "inaccuracy", mistake: "mistake",
+    blunder: "blunder", best_was: "best", connection_lost: "the connection to the server was lost: reload the page",
   },
 };
 let LANG = localStorage.getItem("jiangjun-lang") || "zh";
