@@ -19,6 +19,7 @@ from conftest import DATA, engine_env
 
 pytest.importorskip("starlette", reason="starlette (the [web] extra) is not installed")
 pytest.importorskip("uvicorn", reason="uvicorn (the [web] extra) is not installed")
+pytest.importorskip("websockets", reason="websockets (uvicorn's WebSocket support, the [web] extra) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 from engine import Position  # noqa: E402
@@ -33,6 +34,7 @@ if not os.access(CHROMIUM, os.X_OK):
 
 
 FAKE_ENGINES = Path(__file__).parent / "fake_engines"
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +48,14 @@ def crashing_server(tmp_path_factory):
     """A server whose engine (--engine) crashes at its 2nd search, with room for two tabs only."""
     crasher = f"{sys.executable} {FAKE_ENGINES / 'crasher.py'}"
     yield from run_server(tmp_path_factory.mktemp("web-crash"), "--max-tabs", "2", "--engine", crasher, "proto=uci")
+
+
+@pytest.fixture(scope="module")
+def fairy_server(tmp_path_factory):
+    """A server that runs Fairy-Stockfish (--engine) in place of jiangjun."""
+    if not os.access(FAIRY_STOCKFISH, os.X_OK):
+        pytest.skip("fairy-stockfish is not installed")
+    yield from run_server(tmp_path_factory.mktemp("web-fairy"), "--engine", FAIRY_STOCKFISH, "proto=uci")
 
 
 def run_server(workdir: Path, *options: str):
@@ -266,6 +276,8 @@ def test_two_tabs_play_independent_games(browser, server):
         click_move(second, "h9g7")
         assert move_texts(first) == ["炮二平五"]
         assert move_texts(second) == ["炮八平五", "马8进7"]
+        assert "中炮" in first.locator("#opening-name").inner_text()    # the opening named while in book
+        assert first.locator("#book-moves").inner_text().startswith("马8进7")
     finally:
         context.close()
 
@@ -328,3 +340,53 @@ def test_tabs_beyond_the_cap_are_refused_until_one_closes(browser, crashing_serv
         assert fourth.evaluate("state") is not None
     finally:
         context.close()
+
+
+def test_another_engine_plays_and_analyses(browser, fairy_server):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        open_page(page, fairy_server, mode="play")
+        click_move(page, "h2e2")
+        wait_state(page, "state.moves.length === 2")
+        after = Position()
+        after.push("h2e2")
+        assert after.is_legal(page.evaluate("state.moves[1].iccs"))
+        page.select_option("#mode", "analyse")
+        page.wait_for_function("lines.length >= 1 && lines[0].depth >= 5", timeout=WAIT_MS)
+        assert page.evaluate("lines[0].pv.length") >= 1
+    finally:
+        context.close()
+
+
+def test_the_socket_refuses_bad_requests_and_keeps_the_game(server):
+    """What a page cannot send by its controls, sent straight to the WebSocket: each gets an error message,
+    and the game and the connection go on."""
+    import base64
+    import json
+
+    from websockets.sync.client import connect
+
+    with connect(server.replace("http://", "ws://") + "ws", max_size=None) as socket:
+        def ask(message) -> dict:
+            socket.send(message if isinstance(message, str) else json.dumps(message))
+            while True:
+                answer = json.loads(socket.recv(timeout=WAIT_MS / 1000))
+                if answer["type"] in ("state", "error"):
+                    return answer
+
+        assert ask({"type": "hello", "mode": "free"})["type"] == "state"
+        assert ask({"type": "move", "move": "h2e2"})["moves"][0]["iccs"] == "h2e2"
+        for bad, words in [("{not json", "malformed"), ("[1, 2]", "malformed"), ({"type": "rm -rf /"}, "unknown"),
+                           ({"type": "move", "move": "h2h9"}, "illegal"),
+                           ({"type": "load_pgn", "data": "%%%"}, "did not arrive"),
+                           ({"type": "load_pgn", "data": base64.b64encode(b"1. zz *").decode()}, "PGN"),
+                           ({"type": "choose", "index": 5}, "no game"),
+                           ({"type": "load_pgn", "data": "A" * 3_000_000}, "too large")]:
+            answer = ask(bad)
+            assert answer["type"] == "error" and words in answer["message"], (bad, answer)
+        state = ask({"type": "settings", "mode": "free", "movetime": 10**9, "level": -5, "multipv": "x", "engine": "/bin/sh"})
+        assert state["settings"]["movetime"] == 60_000 and state["settings"]["level"] == 0
+        assert state["settings"]["multipv"] == 3                   # not a number: unchanged
+        assert "engine" not in state["settings"]
+        assert [m["iccs"] for m in state["moves"]] == ["h2e2"]

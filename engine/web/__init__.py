@@ -6,6 +6,7 @@ The modules, one job each:
   draws (``state()``); knows nothing of the web;
 * :mod:`.seat` -- one tab's engine process, through engine.client's SimpleEngine: started on first use,
   restarted after a crash or hang, its lines turned into what the page shows;
+* :mod:`.review` -- the review of a whole game (jiangjun analyze's annotation), one graph point at a time;
 * :mod:`.app` -- the Starlette application: the static page, and one WebSocket per tab (with a cap);
 * :mod:`.cli` -- the command line, uvicorn, and opening the browser;
 * ``static/`` -- the page: plain HTML, CSS and JavaScript, no build step (docs/web.md).
