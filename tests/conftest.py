@@ -63,15 +63,16 @@ needs_fsf = _needs(FSF, "Fairy-Stockfish")
 
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
 # Some tests need programs or packages from outside the project (Fairy-Stockfish, MaxQi, Sjaak II, pyffish,
-# cchess, XBoard and Xvfb, Dask, numpy/scipy) and skip without them, so that a developer's partial machine
-# can still run the rest. CI installs them all (.ci/run) and sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one
+# cchess, XBoard and Xvfb, Dask, numpy/scipy, Chromium, Playwright, Starlette/uvicorn) and skip without
+# them, so that a developer's partial machine can still run the rest. CI installs them all (.ci/run) and
+# sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one
 # of them is a failure.
 import os
 import re
 
 REQUIRE_TOOLS = os.environ.get("JIANGJUN_REQUIRE_TOOLS", "") not in ("", "0")
 _MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|maxqi|fairymax|sjaak|distributed|dask|numpy|"
-                           r"scipy|hypothesis|cchess", re.IGNORECASE)
+                           r"scipy|hypothesis|cchess|playwright|chromium|starlette|uvicorn", re.IGNORECASE)
 
 
 def _skip_reason(report) -> str:

@@ -103,3 +103,20 @@ def test_sjaak_ii(sjaak_home):
         info = engine.analyse(position, SearchLimits(depth=4))
         assert info.depth == 4 and len(info.pv) >= 2           # read from its SAN
         assert engine.play(position, SearchLimits(movetime=1000)).bestmove in position.legal_moves()
+
+
+@pytest.mark.parametrize("opener", ["popen_uci", "popen_xboard"])
+def test_interrupt_from_another_thread_ends_a_long_search(opener, outside):
+    """EngineProcess.interrupt (what jiangjun web calls when a move is made during an analysis): the search
+    of a minute answers at once, and the engine goes on."""
+    import threading
+    import time
+
+    with getattr(SimpleEngine, opener)(JIANGJUN, workdir=outside) as engine:
+        position = opened_position()
+        timer = threading.Timer(0.5, engine.process.interrupt)
+        timer.start()
+        start = time.monotonic()
+        result = engine.play(position, SearchLimits(movetime=60_000))
+        assert time.monotonic() - start < 10 and result.bestmove in position.legal_moves()
+        assert engine.play(position, SearchLimits(depth=2)).bestmove in position.legal_moves()

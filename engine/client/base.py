@@ -166,6 +166,18 @@ class EngineProcess:
         protocol cannot express."""
         raise NotImplementedError
 
+    #: What asks a searching engine to answer now (UCI/UCCI `stop`; CECP's "move now" is `?`).
+    interrupt_line = "stop"
+
+    def interrupt(self) -> None:
+        """Ask the engine to end the search that `go` is waiting for and answer now; `go` then returns the
+        answer as usual. The one call that may come from another thread than the one in `go` (a writer of
+        one line to the engine's input). Never raises."""
+        try:
+            self._send(self.interrupt_line)
+        except Exception:
+            pass
+
     def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
         """Send `lines` as they are and return the engine's output up to and including the first line for
         which `until` is true (commands beyond the protocol, such as Fairy-Stockfish's `go perft` and `d`);

@@ -86,6 +86,7 @@ class _Board:
 class CecpProcess(EngineProcess):
     """An engine spoken to in CECP. Made by ``EngineProcess(config)`` for ``proto="xboard"`` (or "cecp")."""
 
+    interrupt_line = "?"        # move now
     feature_timeout = 2.0       # a protocol 1 engine sends no features: how long to wait for them (XBoard's 2 s)
     ping_timeout = 10.0         # how long a `ping` may take to be answered
     claim_grace = 0.01          # how long after a move a result claim is waited for (seconds)
