@@ -41,6 +41,10 @@ cdef enum:                   # the parameters, in table order
     SINGULAR_MIN_DEPTH
     SINGULAR_TT_DEPTH_MARGIN
     SINGULAR_MARGIN
+    DOUBLE_EXTENSION_MARGIN
+    DOUBLE_EXTENSION_LIMIT
+    CHECK_EXTENSION_MIN_DEPTH
+    CHECK_EXTENSION_EVAL
     EXTENSION_PLY_FACTOR
     # Late move reductions.
     LMR_BASE
@@ -53,6 +57,9 @@ cdef enum:                   # the parameters, in table order
     LMR_CHECK
     LMR_KILLER
     LMR_HISTORY_DIVISOR
+    LMR_DEEPER_BASE
+    LMR_DEEPER_SCALE
+    LMR_SHALLOWER
     # Quiescence.
     QS_FUTILITY_MARGIN
     QS_QUIET_EVASIONS
@@ -131,6 +138,14 @@ _SEARCH_PARAMETERS = (
      "singular extension: the table's entry is at most this much shallower than the node"),
     (SINGULAR_MARGIN, "singular_margin", 2, 0, 20,
      "singular extension: the other moves are searched against the table's score minus this * depth"),
+    (DOUBLE_EXTENSION_MARGIN, "double_extension_margin", 20, 0, 500,
+     "double extension: a singular move whose other moves fail low by this much more is extended two plies"),
+    (DOUBLE_EXTENSION_LIMIT, "double_extension_limit", 0, 0, 40,
+     "double extension: at most this many along a line (0: none)"),
+    (CHECK_EXTENSION_MIN_DEPTH, "check_extension_min_depth", 0, 0, 30,
+     "check extension: a checking move is extended at this depth or more"),
+    (CHECK_EXTENSION_EVAL, "check_extension_eval", 0, 0, 1000,
+     "check extension: only where the static evaluation is at least this far from 0 (or in check)"),
     (EXTENSION_PLY_FACTOR, "extension_ply_factor", 2, 1, 8,
      "no extension at a ply of this many times the iteration's depth or more"),
     (LMR_BASE, "lmr_base", 250, 0, 2000,
@@ -146,6 +161,13 @@ _SEARCH_PARAMETERS = (
     (LMR_KILLER, "lmr_killer", 1, 0, 4, "late move reductions: this much less for a killer or the countermove"),
     (LMR_HISTORY_DIVISOR, "lmr_history_divisor", 9000, 500, 100000,
      "late move reductions: one ply less per this much history of a quiet move (more when negative)"),
+    (LMR_DEEPER_BASE, "lmr_deeper_base", 100000, 0, 100000,
+     "late move reductions: a reduced search failing high by more than this + lmr_deeper_scale * its "
+     "reduction is re-searched one ply deeper"),
+    (LMR_DEEPER_SCALE, "lmr_deeper_scale", 4, 0, 100, "late move reductions: see lmr_deeper_base"),
+    (LMR_SHALLOWER, "lmr_shallower", 0, 0, 1,
+     "late move reductions: 1: a reduced search failing high by less than its depth over the best score "
+     "so far is re-searched one ply shallower"),
     (QS_FUTILITY_MARGIN, "qs_futility_margin", 150, 0, 1000,
      "quiescence: a capture is futile when even this more than its victim stays below alpha"),
     (QS_QUIET_EVASIONS, "qs_quiet_evasions", 2, 0, 16,

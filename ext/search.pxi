@@ -26,7 +26,7 @@ cdef enum:
     NS_PER_SECOND = 1000000000
     NS_PER_MS = 1000000
     MS_PER_SECOND = 1000
-    MULTI_CUT = 2                 # singular_extension's answer when the node fails high on two moves
+    MULTI_CUT = 100               # singular_extension's answer when the node fails high on two moves
 
 
 cdef struct RootMove:
@@ -68,6 +68,7 @@ cdef struct Worker:
     int static_evals[MAX_PLY + 2]
     int continuations[MAX_PLY + 2]   # the continuation key of the move made at each ply (movepick.pxi)
     int singular_excluded[MAX_PLY + 2]  # the move a singular-extension search leaves out at a ply (0: none)
+    int double_extensions[MAX_PLY + 2]  # the double extensions on the line from the root to a ply
     int pv[MAX_PLY + 2][MAX_PLY + 2]
     int pv_len[MAX_PLY + 2]
     # The root moves (searchmoves and banmoves applied), the lines already found first: MultiPV searches
@@ -490,11 +491,13 @@ cdef bint try_probcut(Worker* w, int beta, int depth, int ply, bint cut_node, bi
     return False
 
 
-cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, bint cut_node, int tt_score,
-                            int* score) noexcept nogil:
+cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, bint pv_node, bint cut_node,
+                            int tt_score, int* score) noexcept nogil:
     """The extension of the table's move `move` (the caller has checked that its entry is deep enough
     and a lower bound). Searched without it at half the depth against a margin below its score: when
-    every other move fails low, the move is singular and searched one ply deeper (1). When another move
+    every other move fails low, the move is singular and searched one ply deeper (1), or two when they
+    fail low by double_extension_margin more, at a node off the PV, and the line has had fewer than
+    double_extension_limit double extensions (the limit keeps the tree from exploding). When another move
     also beats the margin and the margin is above beta, the node fails high on two moves: MULTI_CUT,
     with the node's score in score[0]. When the table's score is above beta, the move is searched
     shallower (-1: it is likely to fail high anyway, and another move will do). Otherwise 0. The
@@ -506,6 +509,9 @@ cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, b
     w.singular_excluded[ply] = 0
     w.pv_len[ply] = 0
     if value < singular_beta:
+        if (not pv_node and value < singular_beta - param[DOUBLE_EXTENSION_MARGIN]
+                and w.double_extensions[ply] < param[DOUBLE_EXTENSION_LIMIT]):
+            return 2
         return 1
     if singular_beta >= beta:
         score[0] = singular_beta
@@ -513,13 +519,22 @@ cdef int singular_extension(Worker* w, int move, int depth, int ply, int beta, b
     return -1 if tt_score >= beta else 0
 
 
-cdef inline int search_late_move(Worker* w, int alpha, int beta, int new_depth, int r, int ply,
+cdef inline int search_late_move(Worker* w, int alpha, int beta, int best, int new_depth, int r, int ply,
                                  bint cut_node) noexcept nogil:
     """The score of a move after the first (made on the board): a null-window search reduced by r,
-    re-searched at full depth when it fails high, then with the full window when it lands inside it."""
-    cdef int score = -search(w, -alpha - 1, -alpha, new_depth - r, ply + 1, True, True)
+    re-searched at full depth when it fails high, then with the full window when it lands inside it.
+    The re-search goes a ply deeper when the reduced search failed high by a wide margin, a ply
+    shallower when it barely beat the best score so far (and is skipped when that leaves it no deeper
+    than the reduced search)."""
+    cdef int reduced_depth = new_depth - r
+    cdef int score = -search(w, -alpha - 1, -alpha, reduced_depth, ply + 1, True, True)
     if score > alpha and r > 0:
-        score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
+        if score > alpha + param[LMR_DEEPER_BASE] + param[LMR_DEEPER_SCALE] * r:
+            new_depth += 1
+        elif param[LMR_SHALLOWER] and score < best + new_depth:
+            new_depth -= 1
+        if new_depth > reduced_depth:
+            score = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, True, not cut_node)
     if score > alpha and score < beta:
         score = -search(w, -beta, -alpha, new_depth, ply + 1, True, False)
     return score
@@ -577,6 +592,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         return 0
     if ply > w.seldepth:
         w.seldepth = ply
+    if ply == 0:
+        w.double_extensions[0] = 0
     in_check = p.hist[p.ply].in_check
 
     if ply > 0:
@@ -665,7 +682,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                  and prune_late_move(w, move, scores[i], is_capture, depth, searched, improving, static_eval, alpha))
         extension = 0
         if move == tt_move and singular_candidate:
-            extension = singular_extension(w, move, depth, ply, beta, cut_node, tt_score, &score)
+            extension = singular_extension(w, move, depth, ply, beta, pv_node, cut_node, tt_score, &score)
             if stopped(w):
                 return 0
             if extension == MULTI_CUT:
@@ -683,10 +700,13 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             unmake_move(p)
             searched += 1
             continue
-        # Check extension (unless the move is extended already).
-        if extension == 0 and gives_check and may_extend:
+        # Check extension (unless the move is extended already), not where the evaluation is balanced
+        # (in check, static_eval is -VALUE_INF: far from balanced).
+        if (extension == 0 and gives_check and may_extend and depth >= param[CHECK_EXTENSION_MIN_DEPTH]
+                and abs(static_eval) >= param[CHECK_EXTENSION_EVAL]):
             extension = 1
         new_depth = depth - 1 + extension
+        w.double_extensions[ply + 1] = w.double_extensions[ply] + (extension >= 2)
         if searched == 0:
             score = -search(w, -beta, -alpha, new_depth, ply + 1, True, not pv_node and not cut_node)
         else:
@@ -694,7 +714,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
             # was: a move from or to that point changes it).
             r = late_move_reduction(depth, searched, new_depth, scores[i], pv_node, cut_node, improving, is_capture,
                                     gives_check or in_check, tt_move != 0 and p.board[move_to(tt_move)] != 0)
-            score = search_late_move(w, alpha, beta, new_depth, r, ply, cut_node)
+            score = search_late_move(w, alpha, beta, best, new_depth, r, ply, cut_node)
         unmake_move(p)
         searched += 1
         if ply == 0:

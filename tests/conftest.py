@@ -40,17 +40,39 @@ def sjaak_home(tmp_path_factory, monkeypatch):
     return home
 
 
+# --- Other engines' programs (Debian packages) and running `python -m engine` ------------------------
+MAXQI, SJAAK, FSF = "/usr/games/maxqi", "/usr/games/sjaakii", "/usr/games/fairy-stockfish"
+
+
+def installed(path: str) -> bool:
+    """Whether `path` is an executable file."""
+    import os
+
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def _needs(path: str, what: str):
+    import pytest
+
+    return pytest.mark.skipif(not installed(path), reason=f"{what} not installed at {path}")
+
+
+needs_maxqi = _needs(MAXQI, "MaxQi (fairymax)")
+needs_sjaak = _needs(SJAAK, "Sjaak II (sjaakii)")
+needs_fsf = _needs(FSF, "Fairy-Stockfish")
+
 # --- CI cannot pass by skipping -------------------------------------------------------------------------
 # Some tests need programs or packages from outside the project (Fairy-Stockfish, MaxQi, Sjaak II, pyffish,
-# XBoard and Xvfb, Dask, numpy/scipy, Chromium, Playwright, Starlette/uvicorn) and skip without them, so that
-# a developer's partial machine can still run the rest. CI installs them all (.ci/run) and sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one
+# cchess, XBoard and Xvfb, Dask, numpy/scipy, Chromium, Playwright, Starlette/uvicorn) and skip without
+# them, so that a developer's partial machine can still run the rest. CI installs them all (.ci/run) and
+# sets JIANGJUN_REQUIRE_TOOLS: there, a skip for want of one
 # of them is a failure.
 import os
 import re
 
 REQUIRE_TOOLS = os.environ.get("JIANGJUN_REQUIRE_TOOLS", "") not in ("", "0")
 _MISSING_TOOL = re.compile(r"fairy.?stockfish|pyffish|xboard|xvfb|maxqi|fairymax|sjaak|distributed|dask|numpy|"
-                           r"scipy|hypothesis|playwright|chromium|starlette|uvicorn", re.IGNORECASE)
+                           r"scipy|hypothesis|cchess|playwright|chromium|starlette|uvicorn", re.IGNORECASE)
 
 
 def _skip_reason(report) -> str:
@@ -77,3 +99,16 @@ def pytest_runtest_makereport(item, call):
 def pytest_make_collect_report(collector):
     outcome = yield
     _fail_if_tool_missing(outcome.get_result())
+
+
+@pytest.fixture
+def engine_pythonpath(monkeypatch):
+    """PYTHONPATH for the subprocesses of a test that import `engine` (fakes, `python -m engine`): this
+    checkout when built in place, else the installed package (engine_env)."""
+    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+
+
+@pytest.fixture
+def outside(tmp_path_factory):
+    """A working directory outside the checkout, for `python -m engine` (engine_env)."""
+    return str(tmp_path_factory.mktemp("engine-run"))

@@ -3,7 +3,6 @@ any protocol (options), and CecpProcess against a fake XBoard engine with every 
 in xboard mode, and the real MaxQi, Sjaak II and Fairy-Stockfish."""
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import tempfile
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import engine_env
+from conftest import FSF, MAXQI, SJAAK, needs_fsf, needs_maxqi, needs_sjaak
 from engine import START_FEN, Position
 from engine.client import (EngineConfig, EngineCrashed, EngineOptionError, EngineProcess, EngineProtocolError,
                            EngineTimeout)
@@ -25,22 +24,9 @@ from engine.search_types import SearchLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = ROOT / "tests" / "fake_engines" / "xboard_fake.py"
-MAXQI, SJAAK, FSF = "/usr/games/maxqi", "/usr/games/sjaakii", "/usr/games/fairy-stockfish"
 
 
-def installed(path: str) -> bool:
-    return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-needs_maxqi = pytest.mark.skipif(not installed(MAXQI), reason=f"MaxQi (fairymax) not installed at {MAXQI}")
-needs_sjaak = pytest.mark.skipif(not installed(SJAAK), reason=f"Sjaak II (sjaakii) not installed at {SJAAK}")
-needs_fsf = pytest.mark.skipif(not installed(FSF), reason=f"Fairy-Stockfish not installed at {FSF}")
-
-
-@pytest.fixture(autouse=True)
-def _pythonpath(monkeypatch):
-    """The fake and `python -m engine` import `engine`: this checkout when built in place, else the installed one."""
-    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def fake(*flags: str, **kw) -> EngineProcess:

@@ -8,29 +8,16 @@ import sys
 
 import pytest
 
-from conftest import engine_env
+from conftest import FSF, MAXQI, SJAAK, installed
 from engine import Position
 from engine.client import EngineCrashed, EngineOptionError, EngineProtocolError, SimpleEngine
 from engine.client.simple import search_timeout
 from engine.search_types import PvLine, SearchLimits, SearchResult
 
-FSF, MAXQI, SJAAK = "/usr/games/fairy-stockfish", "/usr/games/maxqi", "/usr/games/sjaakii"
 JIANGJUN = shlex.join([sys.executable, "-m", "engine"])
 
 
-def installed(path: str) -> bool:
-    return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-@pytest.fixture(autouse=True)
-def _pythonpath(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
-
-
-@pytest.fixture
-def outside(tmp_path_factory):
-    """A working directory outside the checkout, for `python -m engine` (conftest.engine_env)."""
-    return str(tmp_path_factory.mktemp("engine-run"))
+pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def opened_position() -> Position:

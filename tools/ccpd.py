@@ -16,7 +16,7 @@ CREDIT = "Chinese Chess Practical Dataset, Yu-Han Tseng (CC BY 4.0)"
 
 def pgn_files(source: Path) -> Iterator[Tuple[str, bytes]]:
     """(name, bytes) of each .pgn file of a tar archive or a folder (sorted), or of the file itself."""
-    return book_sources.pgn_files([str(source)])
+    return book_sources.game_files([str(source)], suffixes=(".pgn",))
 
 
 def decode(data: bytes) -> str:

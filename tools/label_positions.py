@@ -1,12 +1,13 @@
 """Label the quiet positions of game records with a reference engine's search score.
 
-    python tools/label_positions.py games.pgn [more.pgn ...] -o labels.txt [--depth 7] [--jobs 2]
+    python tools/label_positions.py games.pgn [more.pgn lib.cbl game.xqf ...] -o labels.txt [--depth 7] [--jobs 2]
         [--engine /usr/games/fairy-stockfish] [--skip 8] [--encoding auto|utf-8|gbk|big5]
         [--cluster tcp://HOST:8786 | local:N]
 
-Every position of the games after the first --skip plies that is not in check and is quiet (our
-quiescence score equals our static evaluation) is searched by the reference engine (UCI, Xiangqi
-variant, driven by engine.analyze's ExternalBackend) to a fixed depth. Positions reached more than
+The games come from any game file engine.pgn reads (PGN, XQF, CBR, CBL, CBF, DhtmlXQ pages); a game
+that cannot be read is named on stderr and left out. Every position of the games after the first --skip
+plies that is not in check and is quiet (our quiescence score equals our static evaluation) is searched by
+the reference engine (UCI, Xiangqi variant, driven by engine.analyze's ExternalBackend) to a fixed depth. Positions reached more than
 once are labelled once; mate scores are left out. Output: one line per position, ``FEN;score`` with the score in the reference engine's
 centipawns from Red's point of view. tools/tune_eval.py --labels fits our evaluation to these.
 
@@ -39,7 +40,11 @@ def quiet_positions(paths: list[str], skip: int, encoding: str | None = None) ->
     seen: set[str] = set()
     fens = []
     for path in paths:
-        for game in read_games(path, encoding=encoding):
+        failures: list = []
+        games = read_games(path, encoding=encoding, errors="skip", failures=failures)
+        for failure in failures:
+            print(f"left out: {failure}", file=sys.stderr)
+        for game in games:
             position = Position(game.starting_fen())
             for ply, move in enumerate(game.moves):
                 if ply >= skip and not position.is_check():
@@ -111,7 +116,7 @@ def _label_on_cluster(fens: list[str], command: str, depth: int, cluster: str) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn", nargs="+")
+    parser.add_argument("pgn", nargs="+", metavar="GAMES", help="game files (PGN, XQF, CBR, CBL, CBF, DhtmlXQ)")
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--depth", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=2)
@@ -120,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="label on a Dask cluster: tcp://HOST:8786 or local:N (instead of --jobs)")
     parser.add_argument("--encoding", default="auto",
-                        help="the PGN files' encoding (default auto: UTF-8, GBK or Big5, whichever the moves read in)")
+                        help="the game files' encoding (default auto: UTF-8, GBK or Big5, whichever the moves read in)")
     options = parser.parse_args(argv)
     fens = quiet_positions(options.pgn, options.skip, options.encoding)
     print(f"{len(fens)} quiet positions", file=sys.stderr)

@@ -3,7 +3,8 @@
     jiangjun analyze                                  # the start position
     jiangjun analyze --fen FEN --moves "h2e2 马8进7"   # the position after the moves
     jiangjun analyze --moves 炮二平五 马8进7 --annotate  # every move of a move list, judged
-    jiangjun analyze game.pgn [--game N]               # every move of a game from a PGN file (UTF-8, GBK or Big5)
+    jiangjun analyze game.pgn [--game N]               # every move of a game from a game file: PGN (UTF-8,
+                                                       # GBK or Big5), XQF, CBR, CBL, CBF or a DhtmlXQ page
 
 Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
 stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130).
@@ -20,6 +21,7 @@ from typing import IO, Dict, List, Optional, Sequence
 from ..book import DEFAULT as DEFAULT_BOOK, Book, BookError, open_book
 from ..errors import InvalidFenError
 from ..fen import START_FEN
+from ..pgn.game import Game as PgnGame
 from ..position import Position
 from . import pictures
 from ..search_types import SearchLimits
@@ -27,9 +29,9 @@ from .backend import Backend, open_backend
 from .errors import AnalyzeError
 from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
-from .report import (POVS, GameTable, LiveArea, Style, analysis_json, final_lines, game_header, game_json,
-                     limits_json, limits_text, outcome_text, position_header, position_lines, position_summary,
-                     summary_lines)
+from .report import (POVS, GameTable, LiveArea, Style, analysis_json, annotated_game, final_lines, game_header,
+                     game_json, limits_json, limits_text, outcome_text, position_header, position_lines,
+                     position_summary, summary_lines)
 
 PROG = "jiangjun analyze"
 #: Time per position when no limit is given (seconds): a single position, a position of a game.
@@ -40,8 +42,9 @@ EPILOG = """\
 modes:
   no FILE         analyse one position: --fen (default: the start position) after --moves
   --annotate      judge every move of --moves played from --fen, as in a game
-  FILE            judge every move of a game in a Xiangqi PGN file (UTF-8, GBK or Big5, see --encoding;
-                  moves in ICCS, WXF, Chinese or XBoard's SAN)
+  FILE            judge every move of a game in a game file: Xiangqi PGN (UTF-8, GBK or Big5, see
+                  --encoding; moves in ICCS, WXF, Chinese or XBoard's SAN), XQStudio's XQF, CCBridge's
+                  CBR, CBL (a library: --game N) or CBF, or a web page with DhtmlXQ blocks
 
 Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
 with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
@@ -60,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Analyse a Xiangqi position, or annotate a game move by move.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", nargs="?", metavar="FILE", help="a Xiangqi PGN file to annotate")
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a game file to annotate (PGN, XQF, CBR, CBL, CBF, DhtmlXQ)")
     what = parser.add_argument_group("what to analyse")
     what.add_argument("--fen", help="the starting position (default: the start position)")
     what.add_argument("--moves", nargs="+", action="extend", default=[], metavar="MOVE",
@@ -93,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--flip", action="store_true", help="boards with Black at the bottom")
     output.add_argument("--svg", metavar="FILE", help="write an SVG diagram of the position with the best move")
     output.add_argument("--plot", metavar="FILE", help="write an SVG graph of the evaluation over the game")
+    output.add_argument("--save", metavar="FILE",
+                        help="write the game with each move's judgement as its comment: XQF for a .xqf name "
+                             "(XQStudio opens it), CBF for .cbf (main line only), else PGN")
     marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
     marks.add_argument("--book", default=DEFAULT_BOOK, metavar="FILE",
                        help="the opening book whose moves are marked 'book' and not judged (any format; "
@@ -146,6 +153,7 @@ class _Job:
     headers: Dict[str, str] = field(default_factory=dict)
     result: str = "*"
     game: bool = False
+    record: Optional[PgnGame] = None   # the game as read from a file (its comments and variations)
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -175,8 +183,9 @@ def _read_job(args: argparse.Namespace) -> _Job:
             raise AnalyzeError("give either a game FILE or --fen/--moves/--annotate, not both")
         from ..pgn import PgnError, read_games
 
-        try:
-            games = read_games(Path(args.file), encoding=args.encoding)
+        failures: List[PgnError] = []
+        try:   # a library with bad games still gives the others: --game N is the file's game N
+            games = read_games(Path(args.file), encoding=args.encoding, errors="skip", failures=failures)
         except FileNotFoundError:
             raise AnalyzeError(f"cannot read {args.file}: no such file") from None
         except IsADirectoryError:
@@ -185,17 +194,21 @@ def _read_job(args: argparse.Namespace) -> _Job:
             raise AnalyzeError(f"cannot read {args.file}: {exc.strerror or exc}") from None
         except PgnError as exc:
             raise AnalyzeError(f"cannot read the game: {exc}") from None
-        if not games:
-            raise AnalyzeError(f"{args.file} holds no game")
-        if args.game > len(games):
-            raise AnalyzeError(f"--game {args.game}: {args.file} holds {len(games)} game"
-                               f"{'s' if len(games) != 1 else ''}")
-        game = games[args.game - 1]
+        failed = next((exc for exc in failures if exc.game_number in (None, args.game)), None)
+        if failed is not None:
+            raise AnalyzeError(f"cannot read the game: {failed}")
+        game = next((game for game in games if game.number == args.game), None)
+        if game is None:
+            count = max([g.number or 0 for g in games] + [e.game_number or 0 for e in failures])
+            if not count:
+                raise AnalyzeError(f"{args.file} holds no game")
+            raise AnalyzeError(f"--game {args.game}: {args.file} holds {count} game{'s' if count != 1 else ''}")
         job.start_fen = Position(game.starting_fen()).fen()
         job.moves = list(game.moves)
         job.headers = dict(game.headers)
         job.result = game.result
         job.game = True
+        job.record = game
         return job
     if args.game != 1:
         raise AnalyzeError("--game picks a game of a PGN FILE; no file was given")
@@ -227,7 +240,9 @@ def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
             raise AnalyzeError("--ply picks a position of a game: give a PGN FILE or --annotate")
     elif args.ply is not None and args.ply > len(job.moves):
         raise AnalyzeError(f"--ply {args.ply}: the game has {len(job.moves)} plies")
-    for option, path in (("--svg", args.svg), ("--plot", args.plot)):
+    if args.save and not job.game:
+        raise AnalyzeError("--save writes an analysed game: give a game FILE or --annotate")
+    for option, path in (("--svg", args.svg), ("--plot", args.plot), ("--save", args.save)):
         if path:
             parent = Path(path).parent
             if not parent.is_dir():
@@ -300,7 +315,7 @@ def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits:
             print(line, file=out)
         if "board" in pictures_done:
             print(pictures_done["board"], file=out)
-        for key in ("svg", "plot"):
+        for key in ("svg", "plot", "save"):
             if key in pictures_done:
                 print(f"wrote {pictures_done[key]}", file=out)
     return 130 if analysis.interrupted else 0
@@ -346,6 +361,9 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
             points = pictures.graph_points(game, style.notation)
             pictures.write_text(args.plot, pictures.eval_graph_svg(points, _title(job.headers)))
             pictures_done["plot"] = args.plot
+    if args.save:
+        _save(args.save, game, job, style)
+        pictures_done["save"] = args.save
     if args.json:
         document = {"type": "game", "engine": {"name": backend.name, "description": backend.description},
                     "limits": limits_json(limits), "multipv": args.multipv, "notation": style.notation,
@@ -367,10 +385,23 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
             where = "the final position" if ply == len(job.moves) else f"the position after {ply} plies"
             print(f"\n{where}, best move marked:", file=out)
             print(pictures_done["board"], file=out)
-        for key in ("svg", "plot"):
+        for key in ("svg", "plot", "save"):
             if key in pictures_done:
                 print(f"wrote {pictures_done[key]}", file=out)
     return 130 if game.interrupted else 0
+
+
+def _save(path: str, game: GameAnalysis, job: _Job, style: Style) -> None:
+    """Write the analysed game (--save): PGN, XQF or CBF by the file's ending."""
+    from ..pgn import Game, PgnError, write_games
+
+    record = job.record or Game(headers=dict(job.headers), moves=list(job.moves), result=job.result)
+    try:
+        write_games(path, [annotated_game(game, record, style)], notation=style.notation)
+    except PgnError as exc:
+        raise AnalyzeError(f"--save {path}: {exc}") from None
+    except OSError as exc:
+        raise AnalyzeError(f"--save {path}: {exc.strerror or exc}") from None
 
 
 def _open_book(args: argparse.Namespace) -> Optional[Book]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import IO, Dict, List, Optional, Sequence
 
 from ..fen import START_FEN
-from ..pgn.game import player_name
+from ..pgn.game import Game as PgnGame, player_name
 from ..position import Color, Position
 from ..score import Score
 from ..search_types import PvLine, SearchLimits, Wdl
@@ -392,6 +392,40 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "best_pv_text": [] if line is None else line_texts(position, line.pv, style.notation),
         "lines": analysis_json(position, record.before, style)["lines"],
     }
+
+
+def move_comment(record: MoveRecord, style: Style, pv_moves: int = 3) -> str:
+    """The judgement of one move as a game file's comment: ``+35 best``, ``book``, ``-120 loss 155
+    mistake; best (+35) 马二进三 车9平8 炮八平九`` (scores in the style's view, moves in its notation)."""
+    after = style.score(record.after, record.mover).text()
+    if record.book:
+        return f"{after} book"
+    if record.best:
+        return f"{after} best"
+    text = f"{after} loss {record.loss}" + (f" {record.classification}" if record.classification else "")
+    line = record.best_line
+    if line is not None:
+        position = Position(record.fen_before)
+        best_score = style.score(line.score, record.mover).text()
+        text += f"; best ({best_score}) " + " ".join(line_texts(position, line.pv[:pv_moves], style.notation))
+    return text
+
+
+def annotated_game(game: GameAnalysis, original: PgnGame, style: Style) -> PgnGame:
+    """The game read, with each analysed move's judgement (:func:`move_comment`) after its own comment, for
+    writing back as PGN, XQF or CBF; its tags (``Annotator`` jiangjun when there is none), variations and
+    result are kept."""
+    comments = list(original.comments) or [None] * len(original.moves)
+    for record in game.records:
+        index = record.ply - 1
+        if index < len(comments):
+            mark = MARK_SYMBOLS.get(record.classification or "", "")
+            judged = (mark + " " if mark else "") + move_comment(record, style)
+            comments[index] = f"{comments[index]}\n{judged}" if comments[index] else judged
+    headers = dict(original.headers)
+    headers.setdefault("Annotator", "jiangjun")
+    return PgnGame(headers=headers, moves=list(original.moves), comments=comments, result=original.result,
+                   start_comment=original.start_comment, variations=original.variations)
 
 
 def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: Style) -> dict:

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..errors import IllegalMoveError, InvalidFenError
-from ..pgn import PgnError, likeliest_text, read_games
+from ..pgn import PgnError, detect_format, likeliest_text, read_games
 from ..position import Position
 from .format import Record, write_book
 from .keys import canonical_key, encode_move, mirror_move
 from .names import Namer, family_of_path
-from .sources import pgn_files
+from .sources import game_files
 
 RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 DEFAULT_MIN_GAMES = 8
@@ -118,12 +118,23 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
     games: dict[tuple[str, tuple[str, ...]], GameLine] = {}
     texts: dict[str, tuple[str, tuple[str, ...]]] = {}
     last = time.monotonic()
-    for name, data in pgn_files(sources):
+    for name, data in game_files(sources):
         report.files += 1
         if progress is not None and time.monotonic() - last > 10:
             last = time.monotonic()
             progress(f"{report.files} files read, {len(games)} distinct games")
         family = family_of_path(name)
+        if detect_format(data) != "pgn":   # XQF, CBR, CBL, CBF, DhtmlXQ: read whole, a bad game skipped
+            failures: list[PgnError] = []
+            try:
+                parsed = read_games(data, errors="skip", failures=failures)
+            except PgnError:
+                report.skipped["files that do not read"] += 1
+                continue
+            if failures:
+                report.skipped["games that do not read"] += len(failures)
+            _add_games(parsed, games, report, family)
+            continue
         try:
             text = likeliest_text(data, name)
         except PgnError:
@@ -146,26 +157,33 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
         except PgnError:
             report.skipped["files that do not read"] += 1
             continue
-        for game in parsed:
-            result = RESULTS_FOR_RED.get(game.result)
-            if result is None:
-                report.skipped["games without a result"] += 1
-                continue
-            identity = (game.starting_fen(), tuple(game.moves))
-            if whole is not None and len(game.moves) >= max_ply:
-                identity = (whole, ())     # a game cut short is told apart by its whole text
-            if whole is not None:
-                texts[whole] = identity
-            known = games.get(identity)
-            if known is not None:
-                report.skipped["duplicates"] += 1
-                known.family = known.family or family
-                continue
-            headers = game.headers
-            games[identity] = GameLine(game.starting_fen(), tuple(game.moves), result, headers.get("ECCO") or None,
-                                       family, headers.get("Opening") or None)
+        _add_games(parsed, games, report, family, whole, texts, max_ply)
     report.games = len(games)
     return list(games.values())
+
+
+def _add_games(parsed: Iterable, games: dict, report: BuildReport, family: Optional[str],
+               whole: Optional[str] = None, texts: Optional[dict] = None, max_ply: Optional[int] = None) -> None:
+    """Count the games of one file in ``games`` (by start and moves), skipping those without a result and
+    the duplicates. ``whole`` is the text of a single game cut after ``max_ply`` moves, if it was."""
+    for game in parsed:
+        result = RESULTS_FOR_RED.get(game.result)
+        if result is None:
+            report.skipped["games without a result"] += 1
+            continue
+        identity = (game.starting_fen(), tuple(game.moves))
+        if whole is not None and max_ply is not None and len(game.moves) >= max_ply:
+            identity = (whole, ())     # a game cut short is told apart by its whole text
+        if whole is not None and texts is not None:
+            texts[whole] = identity
+        known = games.get(identity)
+        if known is not None:
+            report.skipped["duplicates"] += 1
+            known.family = known.family or family
+            continue
+        headers = game.headers
+        games[identity] = GameLine(game.starting_fen(), tuple(game.moves), result, headers.get("ECCO") or None,
+                                   family, headers.get("Opening") or None)
 
 
 class Counts:

@@ -1,4 +1,4 @@
-"""`jiangjun book`: build a book from PGN files, show the book moves of a position.
+"""`jiangjun book`: build a book from game files, show the book moves of a position.
 
     jiangjun book build FILES... -o FILE [--min-games N] [--max-ply P] [--min-score S]
     jiangjun book show [--book FILE] [--fen FEN] [--moves MOVE ...]
@@ -22,11 +22,12 @@ _NUMBER = re.compile(r"^\d+\.+")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="jiangjun book", description="Opening books: build one from PGN "
+    parser = argparse.ArgumentParser(prog="jiangjun book", description="Opening books: build one from "
                                      "games, or show the book moves of a position.")
     sub = parser.add_subparsers(dest="command", required=True)
-    build = sub.add_parser("build", help="build a book from PGN files, folders of them or tar archives")
-    build.add_argument("files", nargs="+", help="PGN files (UTF-8, GBK or Big5), folders, .tar/.tar.xz archives")
+    build = sub.add_parser("build", help="build a book from game files, folders of them or tar archives")
+    build.add_argument("files", nargs="+", help="game files (PGN in UTF-8, GBK or Big5; XQF, CBR, CBL, CBF, "
+                       "DhtmlXQ pages), folders, .tar/.tar.xz archives")
     build.add_argument("-o", "--output", required=True, help="the book file to write")
     build.add_argument("--min-games", type=int, default=DEFAULT_MIN_GAMES,
                        help=f"keep moves played in at least N games (default {DEFAULT_MIN_GAMES})")

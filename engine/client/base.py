@@ -15,6 +15,7 @@ methods below and never needs to know which:
 """
 from __future__ import annotations
 
+import time
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -179,8 +180,27 @@ class EngineProcess:
 
     def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
         """Send `lines` as they are and return the engine's output up to and including the first line for
-        which `until` is true (commands beyond the protocol, such as Fairy-Stockfish's `go perft` and `d`)."""
+        which `until` is true (commands beyond the protocol, such as Fairy-Stockfish's `go perft` and `d`);
+        moves in them are in the engine's numbering."""
+        self._require_started()
+        self._between_searches(timeout)
+        for line in lines:
+            self._send(line)
+        out: List[str] = []
+        out.append(self._expect(until, time.monotonic() + timeout, repr(lines[-1]), out.append))
+        self._after_command()
+        return out
+
+    def _require_started(self) -> object:
+        """Raise EngineError unless the handshake is done (the protocol's own state)."""
         raise NotImplementedError
+
+    def _between_searches(self, timeout: float) -> None:
+        """Wait until no search of the engine's is running, so that a command is not mistaken for an answer."""
+        raise NotImplementedError
+
+    def _after_command(self) -> None:
+        """What a command beyond the protocol may have changed in the engine (nothing known by default)."""
 
     def game_over(self, result: str, comment: str = "") -> None:
         """The game ended with `result` ("1-0", "0-1", "1/2-1/2", "*"). Never raises."""

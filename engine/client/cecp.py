@@ -289,15 +289,8 @@ class CecpProcess(EngineProcess):
             self._need_sync = False
         self._transport.drain()
 
-    def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
-        self._require_started()
-        self._between_searches(timeout)
-        for line in lines:
-            self._send(line)
-        out: List[str] = []
-        out.append(self._expect(until, time.monotonic() + timeout, repr(lines[-1]), out.append))
+    def _after_command(self) -> None:
         self._board = None     # the command may have changed the engine's board
-        return out
 
     # -- searches ------------------------------------------------------------------------------------
     def _move_command(self, move: str) -> str:

@@ -17,7 +17,7 @@ seconds.
 from __future__ import annotations
 
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Type
+from typing import Dict, List, Optional, Sequence, Type
 
 from ..color import Color
 from ..score import Score
@@ -265,18 +265,6 @@ class UciProcess(EngineProcess):
         what = "answered stop late" if late is not None else "did not answer stop either"
         raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
                             details=self._transport.context(), result=late)
-
-    def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
-        """Send `lines` as they are and return the engine's output up to and including the first line for
-        which `until` is true. For commands beyond the two protocols, such as Fairy-Stockfish's `go perft`
-        and `d`; moves in them are in the engine's numbering (``codec.to_engine``)."""
-        self._require_started()
-        self._between_searches(timeout)
-        for line in lines:
-            self._send(line)
-        out: List[str] = []
-        out.append(self._expect(until, time.monotonic() + timeout, repr(lines[-1]), out.append))
-        return out
 
     # -- shutdown ----------------------------------------------------------------------------------
     def _quit_lines(self) -> List[str]:

@@ -32,7 +32,8 @@ USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|xboard
   -games N  -rounds N      games per pair in each round (default 1), rounds (default 1)
   -concurrency N           games played at once (default 1)
   -openings file=F [format=epd|pgn|book] [order=sequential|random] [encoding=auto|utf-8|gbk|big5]
-                           start positions (default: the built-in book; PGN's encoding is detected)
+                           start positions (default: the built-in book); pgn: any game file (PGN, XQF,
+                           CBR, CBL, CBF, DhtmlXQ), its encoding detected
   -repeat                  play each opening twice, with colours swapped
   -pgnout FILE [notation=iccs|wxf|chinese|san]   (san: XBoard's PGN, which XBoard opens)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   (on the pentanomial pair counts under -repeat)

@@ -1,4 +1,5 @@
-"""Opening positions for matches: the built-in book, and EPD, PGN or book files."""
+"""Opening positions for matches: the built-in book, and EPD files, game files (PGN, XQF, CBR, CBL, CBF,
+DhtmlXQ: engine.pgn reads them all) or book files."""
 from __future__ import annotations
 
 import re
@@ -39,15 +40,17 @@ def default_book() -> list[Opening]:
 
 
 def load_openings(path: str | Path, fmt: Optional[str] = None, encoding: Optional[str] = None) -> list[Opening]:
-    """Read openings from a file. fmt: "epd" (a FEN per line), "pgn" (games: FEN tag and moves), or
-    "book" (`name ; ICCS moves` per line); by default chosen from the file's extension. encoding: the
-    file's (PGN: detected when None or "auto", see engine.pgn.read_games; the others: UTF-8 by default)."""
+    """Read openings from a file. fmt: "epd" (a FEN per line), "pgn" (games: their start and moves, from
+    any game file engine.pgn.read_games reads: PGN, XQF, CBR, CBL, CBF, DhtmlXQ), or "book" (`name ; ICCS
+    moves` per line); by default chosen from the file's extension, or else from its content (a game file
+    in one of the binary formats, CBF or DhtmlXQ is one whatever its name). encoding: the file's (games:
+    detected when None or "auto", see engine.pgn.read_games; the others: UTF-8 by default)."""
     path = Path(path)
-    fmt = (fmt or {".epd": "epd", ".fen": "epd", ".pgn": "pgn"}.get(path.suffix.lower(), "book")).lower()
-    if fmt not in FORMATS:
-        raise OpeningError(f"unknown opening format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not path.is_file():
         raise OpeningError(f"opening file {str(path)!r} does not exist")
+    fmt = (fmt or _format_of(path)).lower()
+    if fmt not in FORMATS:
+        raise OpeningError(f"unknown opening format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "pgn":
         return _load_pgn(path, encoding)
     codec = "utf-8-sig" if encoding in AUTO else codec_for(str(encoding))
@@ -69,6 +72,19 @@ def load_openings(path: str | Path, fmt: Optional[str] = None, encoding: Optiona
     if not openings:
         raise OpeningError(f"opening file {str(path)!r} holds no openings")
     return openings
+
+
+def _format_of(path: Path) -> str:
+    from ..pgn import SUFFIXES, detect_format
+
+    suffix = path.suffix.lower()
+    if suffix in (".epd", ".fen"):
+        return "epd"
+    if suffix in SUFFIXES:
+        return "pgn"
+    with open(path, "rb") as handle:
+        head = handle.read(65536)
+    return "pgn" if detect_format(head) != "pgn" else "book"
 
 
 def _parse_book(line: str, number: int) -> Opening:
@@ -94,7 +110,8 @@ def _load_pgn(path: Path, encoding: Optional[str]) -> list[Opening]:
     except PgnError as exc:
         raise OpeningError(str(exc)) from None
     for index, game in enumerate(games, 1):
-        name = game.headers.get("Opening") or game.headers.get("Event") or f"game {index}"
+        name = (game.headers.get("Opening") or game.headers.get("Event") or game.headers.get("Title")
+                or f"game {index}")
         openings.append(Opening(name, game.starting_fen(), tuple(game.moves)))
     if not openings:
         raise OpeningError(f"opening file {str(path)!r} holds no games")

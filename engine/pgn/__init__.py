@@ -1,4 +1,15 @@
-"""Reading and writing Xiangqi PGN, as exported by XQStudio, ChessDB, xqbase and XBoard/WinBoard.
+"""Reading and writing Xiangqi game files: PGN, as exported by XQStudio, ChessDB, xqbase and XBoard/WinBoard,
+and the formats most Chinese players' programs save (XQStudio's XQF, CCBridge's CBR, CBL and CBF, the
+DhtmlXQ blocks of web pages), all read by :func:`read_games` into the same :class:`Game`.
+
+The other formats (:mod:`.formats`, each in its own module; docs/gamefiles.md lists their fields)::
+
+    games = read_games("1956年全国象棋锦标赛93局.CBL")   # any format, known by its content
+    write_games("game.xqf", [games[0]])                 # XQF 1.0, which XQStudio opens
+
+XQF (every version, the encrypted ones from 11 on), CBR and CBL keep the game's tree of moves: its
+variations are read into :attr:`Game.variations`, its comments into :attr:`Game.comments`; a library with
+a bad game gives the others with ``errors="skip"``, listing the bad ones in ``failures``.
 
 A Xiangqi PGN game looks like chess PGN::
 
@@ -29,7 +40,8 @@ Reading (:func:`read_games`, :func:`iter_games`):
 * ``{comments}`` and ``;`` line comments become :attr:`Game.comments` (the
   comment after each move) or :attr:`Game.start_comment`; NAGs (``$1``),
   ``!``/``?`` suffixes and ``%`` escape lines are skipped; variations
-  ``( ... )``, nested or not, are checked for balance and skipped;
+  ``( ... )``, nested or not, are checked for balance and skipped (the
+  PGN writer writes a Game's variations);
 * a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game; a
   ``Variant`` tag other than ``xiangqi`` is refused;
 * bytes are decoded with ``encoding=`` when given, else as UTF-8 when they
@@ -37,8 +49,9 @@ Reading (:func:`read_games`, :func:`iter_games`):
   likeliest first, under which every move reads (a decode that merely
   succeeds proves nothing).
 
-Anything that cannot be read raises :class:`PgnError`, whose message names the
-file, the game (number and Event), the line, the move number and the token.
+Anything that cannot be read raises :class:`PgnError` (:class:`GameFileError` for
+the other formats), whose message names the file, the game (number and Event),
+the line or byte, the move number and the token.
 
 Writing (:func:`write_game`, :func:`write_games`) produces the seven-tag
 roster first, then ``FEN``, ``Format`` and the other tags, and movetext
@@ -46,21 +59,30 @@ wrapped at 80 columns in ICCS (``h2e2``), WXF (``C2.5``), Chinese
 (``炮二平五``) or, with ``notation="san"``, XBoard's PGN (``Che2``; tags,
 FEN letters and comments as XBoard writes them, so that it opens the file).
 
-The modules, one job each: :mod:`.game` (the Game record, results, tags and
-PgnError), :mod:`.source` (paths, bytes, text and files, and the guessing of
-encodings), :mod:`.reader` (tokens, games, movetext, the encoding under which
-the moves read), :mod:`.writer` and :mod:`.xboard` (XBoard's dialect: tags,
-FEN letters, ``{+0.12/9 4}`` comments).
+The modules, one job each: :mod:`.game` (the Game record, variations, results,
+tags and PgnError), :mod:`.source` (paths, bytes, text and files, and the
+guessing of encodings), :mod:`.formats` (which format a file is in, and
+:func:`read_games`), :mod:`.reader` (PGN: tokens, games, movetext, the encoding
+under which the moves read), :mod:`.tree` (the move trees of the binary
+formats), :mod:`.xqf`, :mod:`.cbr`, :mod:`.cbl`, :mod:`.cbf` and
+:mod:`.dhtmlxq` (one format each), :mod:`.writer` and :mod:`.xboard`
+(XBoard's dialect: tags, FEN letters, ``{+0.12/9 4}`` comments).
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, player_name
-from .reader import iter_games, read_games
+from .formats import FORMATS, SUFFIXES, detect_format, iter_games, read_games
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameFileError, PgnError, Variation, player_name
 from .source import PgnSource, likeliest_text
-from .writer import NOTATIONS, write_game, write_games
+from .writer import NOTATIONS, WRITTEN_FORMATS, write_game, write_games
 
 __all__ = [
     "Game",
+    "Variation",
     "PgnError",
+    "GameFileError",
+    "FORMATS",
+    "SUFFIXES",
+    "WRITTEN_FORMATS",
+    "detect_format",
     "RESULTS",
     "SEVEN_TAG_ROSTER",
     "player_name",

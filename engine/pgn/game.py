@@ -1,4 +1,5 @@
-"""The game record: a Game (tags, moves, comments, result), and PgnError, which says where a problem is."""
+"""The game record: a Game (tags, moves, comments, variations, result), and PgnError, which says where a
+problem is (GameFileError for the binary formats, where a place is a byte offset rather than a line)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ class PgnError(ValueError):
     def __init__(self, reason: str, *, source: Optional[str] = None,
                  game_number: Optional[int] = None, event: Optional[str] = None,
                  line: Optional[int] = None, move_number: Optional[int] = None,
-                 side: Optional[str] = None, token: Optional[str] = None) -> None:
+                 side: Optional[str] = None, token: Optional[str] = None,
+                 offset: Optional[int] = None) -> None:
         self.reason = reason
         self.source = source
         self.game_number = game_number
@@ -55,7 +57,15 @@ class PgnError(ValueError):
         self.move_number = move_number
         self.side = side
         self.token = token
+        self.offset = offset
         super().__init__(self._compose())
+
+    def located(self, **where: object) -> "PgnError":
+        """The same error with more of its place filled in (``source=``, ``game_number=``, ``event=``...):
+        readers of one game raise without the file and game, which their callers know."""
+        fields = {name: getattr(self, name) for name in _PLACE_FIELDS}
+        fields.update({name: value for name, value in where.items() if fields.get(name) is None})
+        return type(self)(self.reason, **fields)  # type: ignore[arg-type]
 
     def _compose(self) -> str:
         where: List[str] = []
@@ -68,6 +78,8 @@ class PgnError(ValueError):
             where.append(game)
         if self.line is not None:
             where.append(f"line {self.line}")
+        if self.offset is not None:
+            where.append(f"byte {self.offset} (0x{self.offset:X})")
         if self.move_number is not None:
             move = f"move {self.move_number}"
             if self.side:
@@ -80,14 +92,57 @@ class PgnError(ValueError):
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
+_PLACE_FIELDS = ("source", "game_number", "event", "line", "move_number", "side", "token", "offset")
+
+
+class GameFileError(PgnError):
+    """A game file in another format than PGN (XQF, CBR, CBL, CBF, DhtmlXQ) that cannot be read, or a game
+    that cannot be written in one. A PgnError, so that whoever catches a PGN error catches this one too;
+    ``offset`` is the byte in the file where a binary record goes wrong, e.g.::
+
+        match.cbl, game 7 [Event "全国象棋个人赛"], byte 24880 (0x6130), move 12 (Black) 'b7b0':
+        illegal move b7b0 in ...: the piece on b7 cannot move there ...
+    """
+
+
+def _check_comments(kind: str, moves: List[str], comments: List[Optional[str]]) -> None:
+    if len(comments) != len(moves):
+        raise ValueError(f"a {kind} needs one comment (or None) per move: {len(moves)} moves, "
+                         f"{len(comments)} comments")
+
+
+@dataclass
+class Variation:
+    """A line played instead of a move: its moves (ICCS), the comment after each, and its own variations.
+
+    A Variation in ``variations[i]`` (of a Game or of another Variation) replaces ``moves[i]`` of that
+    line: its first move is played from the position before ``moves[i]``. Within the variation,
+    ``variations[j]`` (j >= 1) holds the lines played instead of its own ``moves[j]``.
+    """
+
+    moves: list[str] = field(default_factory=list)
+    comments: list[Optional[str]] = field(default_factory=list)
+    variations: Dict[int, List["Variation"]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.comments and self.moves:
+            self.comments = [None] * len(self.moves)
+        _check_comments("Variation", self.moves, self.comments)
+
+
 @dataclass
 class Game:
-    """One game: tags, moves (ICCS), the comment after each move, the result.
+    """One game: tags, moves (ICCS), the comment after each move, the variations, the result.
 
     ``comments[i]`` is the comment written after ``moves[i]`` (``None`` for
     none), so both lists have the same length; when ``comments`` is left empty
     it is filled with ``None``.  ``start_comment`` is a comment before the
-    first move.  ``result`` is one of :data:`RESULTS`.
+    first move.  ``result`` is one of :data:`RESULTS`.  ``variations[i]`` are
+    the lines played instead of ``moves[i]`` (:class:`Variation`), as the XQF,
+    CBR, CBL and DhtmlXQ readers find them (the PGN reader reads past
+    variations; the writers write them).  ``number`` is the game's place in
+    the file it was read from (1 for the first; None for a game made in code);
+    it takes no part in comparing games.
     """
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -95,14 +150,13 @@ class Game:
     comments: list[Optional[str]] = field(default_factory=list)
     result: str = "*"
     start_comment: Optional[str] = None
+    variations: Dict[int, List[Variation]] = field(default_factory=dict)
+    number: Optional[int] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.comments and self.moves:
             self.comments = [None] * len(self.moves)
-        if len(self.comments) != len(self.moves):
-            raise ValueError(
-                f"a Game needs one comment (or None) per move: {len(self.moves)} moves, "
-                f"{len(self.comments)} comments")
+        _check_comments("Game", self.moves, self.comments)
 
     def starting_fen(self) -> str:
         """The FEN of the starting position: the ``FEN`` tag, or :data:`START_FEN`."""

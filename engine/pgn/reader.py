@@ -1,18 +1,19 @@
-"""Reading PGN: the text split into tokens, the tokens into games, and each game's moves replayed."""
+"""Reading PGN: the text split into tokens, the tokens into games, each game's moves replayed, and the
+encoding under which the moves read."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Union
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..notation import parse_move
 from ..position import Position
 from ..squares import is_iccs
 from .game import Game, PgnError
-from .source import Decoding, PgnSource, decodings, read_source
+from .source import decodings
 from .xboard import VARIANT, is_xiangqi
 
 
@@ -293,13 +294,23 @@ def _build_game(raw: _RawGame, number: int, source: Optional[str]) -> Game:
     return game
 
 
-def _games_of(text: str, label: Optional[str]) -> Iterator[Game]:
-    """The games of PGN text, one by one."""
+def _text_outcomes(text: str, label: Optional[str]) -> Iterator[Union[Game, PgnError]]:
+    """Each game of PGN text, or for a game that cannot be read its error; a lexical error (an unclosed
+    comment, a malformed tag) ends the text's games, since what follows cannot be split into games."""
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    for number, raw in enumerate(_split_games(text, label), start=1):
-        yield _build_game(raw, number, label)
+    try:
+        for number, raw in enumerate(_split_games(text, label), start=1):
+            try:
+                game = _build_game(raw, number, label)
+            except PgnError as exc:
+                yield exc
+                continue
+            game.number = number
+            yield game
+    except PgnError as exc:
+        yield exc
 
 
 def _what_failed(error: PgnError) -> str:
@@ -309,26 +320,6 @@ def _what_failed(error: PgnError) -> str:
     return f"game {error.game_number}, move {error.move_number} {error.token!r} does not read"
 
 
-def _first_readable(readings: List[Decoding], undecodable: List[str],
-                    label: Optional[str]) -> Tuple[List[Game], Optional[PgnError]]:
-    """The games of the first reading under which every game reads, or, when there is none, the games
-    read under the reading that went furthest and its error, which then names every encoding tried."""
-    attempts = []
-    for reading in readings:
-        games: List[Game] = []
-        try:
-            for game in _games_of(reading.text, label):
-                games.append(game)
-        except PgnError as exc:
-            progress = sum(len(g.moves) for g in games) + 2 * (exc.move_number or 0)
-            attempts.append((progress, reading, games, exc))
-            continue
-        return games, None
-    _, best, games, error = max(attempts, key=lambda attempt: attempt[0])
-    others = [f"{reading.name} ({_what_failed(exc)})" for _, reading, _, exc in attempts if reading is not best]
-    return games, _with_readings(error, best.name, others + undecodable)
-
-
 def _with_readings(error: PgnError, name: str, others: List[str]) -> PgnError:
     """``error`` with the encoding it was read in, and the others tried, added to its reason."""
     note = f" [read as {name}" + (f"; also tried: {'; '.join(others)}]" if others else "]")
@@ -336,56 +327,37 @@ def _with_readings(error: PgnError, name: str, others: List[str]) -> PgnError:
                     line=error.line, move_number=error.move_number, side=error.side, token=error.token)
 
 
-def iter_games(source: PgnSource, encoding: Optional[str] = None) -> Iterator[Game]:
-    """Yield the games of a PGN source one by one (see :func:`read_games`).
+def games_of(content: Union[str, bytes], label: Optional[str],
+             encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
+    """Each game of a PGN source's content, or its error (see :mod:`.formats`).
 
-    Games before a faulty one are yielded before its :class:`PgnError` is raised. When the encoding of
-    bytes has to be found, every game is read before the first is yielded.
+    Bytes are decoded with ``encoding`` when given, else as :func:`.source.decodings` proposes: when
+    several readings are possible, the first under which every game reads is taken; failing that, the one
+    that got furthest (the moves read before its first error), whose errors then name every encoding
+    tried. Text and a single reading are read lazily, game by game.
     """
-    content, label = read_source(source)
     if isinstance(content, str):
-        yield from _games_of(content, label)
+        yield from _text_outcomes(content, label)
         return
     readings, undecodable = decodings(content, encoding, label)
     if len(readings) == 1:
-        try:
-            yield from _games_of(readings[0].text, label)
-        except PgnError as exc:
-            if not undecodable:  # the encoding was given, or there was nothing to choose
-                raise
-            raise _with_readings(exc, readings[0].name, undecodable) from None
+        for item in _text_outcomes(readings[0].text, label):
+            if isinstance(item, PgnError) and undecodable:  # detected, not given: say what else was tried
+                item = _with_readings(item, readings[0].name, undecodable)
+            yield item
         return
-    games, error = _first_readable(readings, undecodable, label)
-    yield from games
-    if error is not None:
-        raise error
-
-
-def read_games(source: PgnSource, encoding: Optional[str] = None) -> List[Game]:
-    """Read every game of a Xiangqi PGN source.
-
-    ``source`` may be:
-
-    * a :class:`pathlib.Path` (or any ``os.PathLike``): the file is read;
-    * ``bytes``: decoded as described below;
-    * a ``str`` that is an existing path: the file is read; a one-line ``str``
-      ending in ``.pgn`` that does not exist raises :class:`FileNotFoundError`;
-      any other ``str`` is the PGN text itself;
-    * an open file (text or binary).
-
-    Bytes are decoded with ``encoding`` when given (``"utf-8"``, ``"gbk"``,
-    ``"big5"`` or any Python codec; ``None`` or ``"auto"`` detects it).
-    Detected: valid UTF-8 is read as UTF-8 (a byte order mark is dropped;
-    UTF-16 is recognised by its own); other bytes as GBK (through its
-    superset GB18030), Big5 (cp950) or Big5-HKSCS, the first under which
-    every move reads, tried in the order their text looks likelier.  When no
-    reading works, the error is the one of the reading that got furthest,
-    and names the others tried.
-
-    Raises:
-        PgnError: undecodable bytes, a malformed tag or comment, unbalanced
-            variations, an invalid FEN tag, or a move that cannot be read or
-            is illegal; the message names the game, line, move number and
-            token.
-    """
-    return list(iter_games(source, encoding))
+    attempts = []
+    for reading in readings:
+        items = list(_text_outcomes(reading.text, label))
+        failed = [index for index, item in enumerate(items) if isinstance(item, PgnError)]
+        if not failed:
+            yield from items
+            return
+        first = items[failed[0]]
+        assert isinstance(first, PgnError)
+        progress = sum(len(item.moves) for item in items[:failed[0]] if isinstance(item, Game))
+        attempts.append((progress + 2 * (first.move_number or 0), reading, items, first))
+    _, best, items, _ = max(attempts, key=lambda attempt: attempt[0])
+    others = [f"{reading.name} ({_what_failed(first)})" for _, reading, _, first in attempts if reading is not best]
+    for item in items:
+        yield _with_readings(item, best.name, others + undecodable) if isinstance(item, PgnError) else item

@@ -128,10 +128,14 @@ def likeliest_text(data: bytes, label: Optional[str] = None) -> str:
     return readings[0].text
 
 
+#: File name endings of game files (PGN, XQF, CBR, CBL, CBF, web pages with DhtmlXQ blocks).
+GAME_SUFFIXES = (".pgn", ".xqf", ".cbr", ".cbl", ".cbf", ".htm", ".html")
+
+
 def _looks_like_file_name(text: str) -> bool:
-    """A one-line string naming a .pgn file (used to report a missing file)."""
-    return ("\n" not in text and "[" not in text and "{" not in text
-            and text.strip().lower().endswith(".pgn"))
+    """A one-line string naming a game file (used to report a missing file)."""
+    return ("\n" not in text and "[" not in text and "{" not in text and "<" not in text
+            and text.strip().lower().endswith(GAME_SUFFIXES))
 
 
 def read_source(source: PgnSource) -> Tuple[Union[str, bytes], Optional[str]]:
@@ -146,8 +150,8 @@ def read_source(source: PgnSource) -> Tuple[Union[str, bytes], Optional[str]]:
         if "\n" not in source and len(source) < 4096 and os.path.exists(source):
             return Path(source).read_bytes(), source
         if _looks_like_file_name(source):
-            raise FileNotFoundError(f"no such PGN file: {source!r} "
-                                    "(a string that is not an existing path is read as PGN text)")
+            raise FileNotFoundError(f"no such game file: {source!r} "
+                                    "(a string that is not an existing path is read as the text of a game)")
         return source, None
     read = getattr(source, "read", None)
     if callable(read):

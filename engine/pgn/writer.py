@@ -1,17 +1,19 @@
 """Writing PGN: the tags in roster order, and movetext in ICCS, WXF, Chinese or XBoard's SAN wrapped at 80
-columns (SAN games in XBoard's dialect of PGN, :mod:`.xboard`)."""
+columns, variations in parentheses (SAN games in XBoard's dialect of PGN, :mod:`.xboard`); and writing a
+game file in the format its name says (XQF and CBF by their modules)."""
 
 from __future__ import annotations
 
 import os
 import unicodedata
 from pathlib import Path
-from typing import Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..notation import to_chinese, to_san, to_wxf
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, PgnError, push_checked, start_position
+from ..position import Position
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameFileError, PgnError, Variation, push_checked, start_position
 from .xboard import xboard_headers
 
 #: Accepted values of ``notation`` in :func:`write_game` -> value of the ``Format`` tag (None: no Format
@@ -109,43 +111,72 @@ def write_game(game: Game, notation: str = "iccs") -> str:
 
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in _ordered_headers(game, key)]
 
-    position = start_position(game)
     units: List[str] = []
     if game.start_comment is not None:
         units.append(_comment_unit(game.start_comment))
-    need_number = True  # a Black move needs "n..." first, and after a comment
-    for index, move in enumerate(game.moves):
+    _movetext(units, start_position(game), game.moves, game.comments, game.variations, key,
+              game.headers.get("Event"))
+    units.append(game.result)
+    return "\n".join(lines) + "\n\n" + "\n".join(_wrap(units)) + "\n"
+
+
+def _movetext(units: List[str], position: Position, moves: List[str], comments: List[Optional[str]],
+              variations: Dict[int, List[Variation]], key: str, event: Optional[str]) -> None:
+    """Append the units of a line (moves with their numbers, comments, and each variation in parentheses
+    after the move it replaces) to ``units``, playing the moves on ``position``."""
+    need_number = True  # a Black move needs "n..." first, and after a comment or a variation
+    for index, move in enumerate(moves):
         number, red = position.fullmove_number, position.turn == "red"
         try:
             text = _WRITERS[key](position, move)
         except IllegalMoveError as exc:
-            raise PgnError(str(exc), event=game.headers.get("Event"), move_number=number,
-                           side=str(position.turn), token=move) from None
-        push_checked(position, move, game.headers.get("Event"))
+            raise PgnError(str(exc), event=event, move_number=number, side=str(position.turn),
+                           token=move) from None
+        before = position.copy() if variations.get(index) else None
+        push_checked(position, move, event)
         if red:
             units.append(f"{number}. {text}")
         elif need_number:
             units.append(f"{number}... {text}")
         else:
             units.append(text)
-        comment = game.comments[index] if index < len(game.comments) else None
+        comment = comments[index] if index < len(comments) else None
         need_number = comment is not None
         if comment is not None:
             units.append(_comment_unit(comment))
-    units.append(game.result)
-    return "\n".join(lines) + "\n\n" + "\n".join(_wrap(units)) + "\n"
+        for variation in variations.get(index, []):
+            assert before is not None
+            inner: List[str] = []
+            _movetext(inner, before.copy(), variation.moves, variation.comments, variation.variations, key, event)
+            if inner:
+                inner[0] = "(" + inner[0]
+                inner[-1] += ")"
+                units.extend(inner)
+                need_number = True
+
+
+#: The formats :func:`write_games` writes, and the file name endings that choose them.
+WRITTEN_FORMATS = {"pgn": ".pgn", "xqf": ".xqf", "cbf": ".cbf"}
 
 
 def write_games(path: Union[str, "os.PathLike[str]"], games: Iterable[Game], notation: str = "iccs",
-                encoding: str = "utf-8", append: bool = False) -> int:
-    """Write games to a PGN file, separated by blank lines; return how many.
+                encoding: str = "utf-8", append: bool = False, format: Optional[str] = None) -> int:
+    """Write games to a file; return how many.
 
-    ``encoding`` is ``"utf-8"`` by default; ``"gbk"`` (or ``"gb18030"``)
-    writes files for Chinese Windows software.  With ``append=True`` the games
-    are added at the end of an existing file (no byte order mark is repeated).
+    ``format`` is ``"pgn"``, ``"xqf"`` (XQStudio's, :func:`.xqf.write_game`) or ``"cbf"`` (CCBridge's XML,
+    :func:`.cbf.write_game`); by default the path's ending chooses (``.xqf``, ``.cbf``), and anything else
+    is PGN. An XQF or CBF file holds one game. PGN games are separated by blank lines, in ``encoding``
+    (``"utf-8"`` by default; ``"gbk"`` or ``"gb18030"`` for Chinese Windows software); with
+    ``append=True`` they are added at the end of an existing file (no byte order mark is repeated).
     """
-    texts = [write_game(game, notation) for game in games]
     target = Path(path)
+    kind = (format or next((name for name, ending in WRITTEN_FORMATS.items()
+                            if target.suffix.lower() == ending), "pgn")).lower()
+    if kind not in WRITTEN_FORMATS:
+        raise ValueError(f"format={format!r}: use one of {', '.join(WRITTEN_FORMATS)}")
+    if kind != "pgn":
+        return _write_single(target, list(games), kind, append)
+    texts = [write_game(game, notation) for game in games]
     prefix = ""
     codec = encoding
     if append and target.exists() and target.stat().st_size > 0:
@@ -158,3 +189,19 @@ def write_games(path: Union[str, "os.PathLike[str]"], games: Iterable[Game], not
     with open(target, "a" if append else "w", encoding=codec, newline="\n") as out:
         out.write(prefix + "\n".join(texts))
     return len(texts)
+
+
+def _write_single(target: Path, games: List[Game], kind: str, append: bool) -> int:
+    from . import cbf, xqf
+
+    if append:
+        raise GameFileError(f"an {kind.upper()} file holds one game: games cannot be appended to one",
+                            source=str(target))
+    if len(games) != 1:
+        raise GameFileError(f"an {kind.upper()} file holds one game, and {len(games)} were given: write each "
+                            "to its own file, or write PGN", source=str(target))
+    if kind == "xqf":
+        target.write_bytes(xqf.write_game(games[0]))
+    else:
+        target.write_text(cbf.write_game(games[0]), encoding="utf-8", newline="\n")
+    return 1
