@@ -353,8 +353,9 @@ def test_another_engine_plays_and_analyses(browser, fairy_server):
         after.push("h2e2")
         assert after.is_legal(page.evaluate("state.moves[1].iccs"))
         page.select_option("#mode", "analyse")
-        # One condition, read at once: the lines are replaced as the engine's info lines come in.
-        page.wait_for_function("lines.length >= 1 && lines[0].depth >= 5 && lines[0].pv.length >= 1",
+        # the lines of the analysis, not those left from the engine's move
+        page.wait_for_function("document.getElementById('engine-status').dataset.status === 'analysing' && "
+                               "lines.length >= 1 && lines[0].depth >= 5 && lines[0].pv.length >= 1",
                                timeout=WAIT_MS)
     finally:
         context.close()

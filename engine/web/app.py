@@ -15,6 +15,7 @@ import base64
 import binascii
 import contextlib
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from ..server.strength import FULL_STRENGTH
 from .game import MAX_UPLOAD_BYTES, WebGame, WebInputError
 from .seat import EngineFailure, EngineSeat, EngineSpec, line_json
 
+logger = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 #: Tabs (each with its own engine process) that may run at once.
 DEFAULT_MAX_TABS = 4
@@ -334,6 +336,10 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
                     await tab.handle(message)
                 except WebInputError as exc:
                     await tab.error(str(exc))
+                except Exception as exc:     # a bug must not end the tab: report it, keep the game
+                    logger.exception("jiangjun web: request %r failed", message.get("type"))
+                    await tab.error(f"the server failed on this request ({type(exc).__name__}: {exc}); "
+                                    "the game is kept")
         except WebSocketDisconnect:
             pass
         finally:
