@@ -383,11 +383,11 @@ cdef inline int see_prune_threshold(int lmr_depth) noexcept nogil:
 
 cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture, int depth, int searched,
                           bint improving, int static_eval, int alpha) noexcept nogil:
-    """Shallow pruning of a move after the first at a non-PV node not in check; the caller keeps a move
-    that gives check (known only once it is made). Bad captures near the horizon are pruned; of the
-    quiet moves, the late ones (move count pruning), those with a bad history, those that cannot raise
-    the static evaluation to alpha (futility pruning) and those that lose material to the exchange on
-    their destination (the costliest test, made last). The tests judge by the depth a late move's
+    """Shallow pruning of a move after the first at a node not in check, PV nodes included (as Pikafish
+    prunes) but not the root; the caller keeps a move that gives check (known only once it is made). Bad
+    captures near the horizon are pruned; of the quiet moves, the late ones (move count pruning), those
+    with a bad history, those that cannot raise the static evaluation to alpha (futility pruning) and
+    those that lose material to the exchange on their destination (the costliest test, made last). The tests judge by the depth a late move's
     reduced search would have."""
     cdef int history, lmr_depth
     if is_capture:
@@ -678,7 +678,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if move == excluded:
             continue
         is_capture = p.board[move_to(move)] != 0
-        prune = (searched > 0 and not in_check and not pv_node
+        prune = (searched > 0 and ply > 0 and not in_check
                  and prune_late_move(w, move, scores[i], is_capture, depth, searched, improving, static_eval, alpha))
         extension = 0
         if move == tt_move and singular_candidate:

@@ -179,7 +179,7 @@ def test_limits_nodes_and_time(tmp_path):
 # -- games --------------------------------------------------------------------------------------------------
 
 def test_a_blunder_is_marked_and_the_good_moves_are_not(tmp_path):
-    doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", cwd=tmp_path)
+    doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "8", cwd=tmp_path)
     assert doc["type"] == "game"
     records = doc["records"]
     assert [r["ply"] for r in records] == list(range(1, 8))
@@ -203,13 +203,13 @@ def test_a_blunder_is_marked_and_the_good_moves_are_not(tmp_path):
 
 
 def test_blunder_in_text_output_and_thresholds(tmp_path):
-    out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", cwd=tmp_path).stdout
+    out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "8", cwd=tmp_path).stdout
     row = next(line for line in out.splitlines() if re.match(r"\s*\d+\.\s+炮五进四", line))
     assert "炮五进四??" in row and "blunder" in row and "best" in row
     # moves, book moves, best, average loss, inaccuracies, mistakes, blunders
     assert re.search(r"^Red\s+4\s+\d+\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+1\b", out, re.M), out
     # With the blunder threshold above the loss, the same move is only a mistake.
-    doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "5", "--blunder", "1000", cwd=tmp_path)
+    doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "8", "--blunder", "1000", cwd=tmp_path)
     assert doc["records"][BLUNDER_PLY - 1]["class"] == "mistake"
     assert doc["thresholds"] == {"inaccuracy": 50, "mistake": 100, "blunder": 1000, "cap": 1000}
 

@@ -141,8 +141,12 @@ def moves_by_number(match: Match) -> dict[int, tuple[str, str, tuple[str, ...]]]
 
 @pytest.fixture(scope="module")
 def local_games():
-    """The match played here, two games at a time: what every cluster run must reproduce."""
-    match, _ = play(concurrency=2)
+    """The match played here, two games at a time, by the engine the workers run (engine_env: the
+    checkout when it is built in place, not an installed copy that may be older): what every cluster
+    run must reproduce."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+        match, _ = play(concurrency=2)
     assert sorted(match.games) == list(range(1, GAMES + 1))
     return moves_by_number(match)
 
