@@ -387,8 +387,8 @@ cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture,
     prunes) but not the root; the caller keeps a move that gives check (known only once it is made). Bad
     captures near the horizon are pruned; of the quiet moves, the late ones (move count pruning), those
     with a bad history, those that cannot raise the static evaluation to alpha (futility pruning) and
-    those that lose material to the exchange on their destination (the costliest test, made last). The tests judge by the depth a late move's
-    reduced search would have."""
+    those that lose material to the exchange on their destination (the costliest test, made last). The
+    tests judge by the depth a late move's reduced search would have."""
     cdef int history, lmr_depth
     if is_capture:
         return order_score < 0 and depth <= param[CAPTURE_PRUNE_MAX_DEPTH]
