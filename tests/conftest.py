@@ -1,3 +1,4 @@
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -101,11 +102,20 @@ def pytest_make_collect_report(collector):
     _fail_if_tool_missing(outcome.get_result())
 
 
+@contextlib.contextmanager
+def engine_on_pythonpath():
+    """PYTHONPATH, while it lasts, for the subprocesses that import `engine` (fakes, `python -m engine`):
+    this checkout when built in place, else the installed package (engine_env)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+        yield
+
+
 @pytest.fixture
-def engine_pythonpath(monkeypatch):
-    """PYTHONPATH for the subprocesses of a test that import `engine` (fakes, `python -m engine`): this
-    checkout when built in place, else the installed package (engine_env)."""
-    monkeypatch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+def engine_pythonpath():
+    """engine_on_pythonpath for the whole of a test."""
+    with engine_on_pythonpath():
+        yield
 
 
 @pytest.fixture

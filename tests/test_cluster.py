@@ -19,7 +19,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from conftest import engine_env  # noqa: E402
+from conftest import engine_env, engine_on_pythonpath  # noqa: E402
 from engine.client import EngineConfig  # noqa: E402
 from engine.cluster import ClusterError  # noqa: E402
 from engine.match.game import Adjudication  # noqa: E402
@@ -144,8 +144,7 @@ def local_games():
     """The match played here, two games at a time, by the engine the workers run (engine_env: the
     checkout when it is built in place, not an installed copy that may be older): what every cluster
     run must reproduce."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", engine_env().get("PYTHONPATH", ""))
+    with engine_on_pythonpath():
         match, _ = play(concurrency=2)
     assert sorted(match.games) == list(range(1, GAMES + 1))
     return moves_by_number(match)
