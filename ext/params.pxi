@@ -10,6 +10,7 @@
 
 cdef enum:                   # the parameters, in table order
     # Pruning on the static evaluation (search.pxi, step 5).
+    TT_EVAL
     RFP_MAX_DEPTH
     RFP_MARGIN
     RAZOR_MAX_DEPTH
@@ -27,6 +28,9 @@ cdef enum:                   # the parameters, in table order
     IIR_MIN_DEPTH
     # Shallow pruning in the move loop (step 8).
     CAPTURE_PRUNE_MAX_DEPTH
+    CAPTURE_FUTILITY_MAX_DEPTH
+    CAPTURE_FUTILITY_BASE
+    CAPTURE_FUTILITY_MARGIN
     MOVECOUNT_BASE
     HISTORY_PRUNE_MAX_DEPTH
     HISTORY_PRUNE_MARGIN
@@ -96,6 +100,9 @@ cdef enum:
 # The table: (index, name, default, minimum, maximum, meaning), in the enum's order. The name is the
 # enum's in lower case. Depths are in plies, scores in centipawns, histories in their own units.
 _SEARCH_PARAMETERS = (
+    (TT_EVAL, "tt_eval", 0, 0, 1,
+     "1: reverse futility, razoring and null move judge by the table's score where its bound says the "
+     "true score lies beyond the static evaluation on that side"),
     (RFP_MAX_DEPTH, "rfp_max_depth", 6, 0, 16, "reverse futility pruning: the deepest node it applies to"),
     (RFP_MARGIN, "rfp_margin", 110, 10, 500,
      "reverse futility pruning: the margin per ply of depth (one ply less where improving)"),
@@ -117,6 +124,13 @@ _SEARCH_PARAMETERS = (
      "internal iterative reduction: a node without a table move this deep is searched one ply shallower"),
     (CAPTURE_PRUNE_MAX_DEPTH, "capture_prune_max_depth", 3, 0, 12,
      "bad captures (losing by the exchange) are pruned at this depth or less"),
+    (CAPTURE_FUTILITY_MAX_DEPTH, "capture_futility_max_depth", 0, 0, 16,
+     "futility pruning of captures: below this reduced depth (0: none)"),
+    (CAPTURE_FUTILITY_BASE, "capture_futility_base", 150, 0, 1000,
+     "futility pruning of captures: a capture is pruned when the static evaluation plus this, "
+     "capture_futility_margin per ply of reduced depth and its victim's value stays at or below alpha"),
+    (CAPTURE_FUTILITY_MARGIN, "capture_futility_margin", 220, 0, 1000,
+     "futility pruning of captures: the margin per ply of reduced depth"),
     (MOVECOUNT_BASE, "movecount_base", 3, 1, 20,
      "move count pruning: quiet moves after the (this + depth^2) / (2 - improving)th are pruned"),
     (HISTORY_PRUNE_MAX_DEPTH, "history_prune_max_depth", 3, 0, 12,

@@ -376,6 +376,12 @@ cdef inline int futility_margin(int lmr_depth, int history) noexcept nogil:
     return param[FUTILITY_BASE] + param[FUTILITY_MARGIN] * lmr_depth + history // param[FUTILITY_HISTORY_DIVISOR]
 
 
+cdef inline int capture_futility_margin(int lmr_depth) noexcept nogil:
+    """Futility pruning of captures: a capture is pruned when the static evaluation plus this and its
+    victim's exchange value stays at or below alpha."""
+    return param[CAPTURE_FUTILITY_BASE] + param[CAPTURE_FUTILITY_MARGIN] * lmr_depth
+
+
 cdef inline int see_prune_threshold(int lmr_depth) noexcept nogil:
     """Exchange pruning: a quiet move whose exchange evaluation is below this is pruned."""
     return -param[SEE_PRUNE_QUADRATIC] * lmr_depth * lmr_depth - param[SEE_PRUNE_LINEAR] * lmr_depth
@@ -385,13 +391,21 @@ cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture,
                           bint improving, int static_eval, int alpha) noexcept nogil:
     """Shallow pruning of a move after the first at a node not in check, PV nodes included (as Pikafish
     prunes) but not the root; the caller keeps a move that gives check (known only once it is made). Bad
-    captures near the horizon are pruned; of the quiet moves, the late ones (move count pruning), those
+    captures near the horizon are pruned, and captures that cannot raise the static evaluation to alpha
+    even with their victim's value and a margin (futility pruning of captures); of the quiet moves, the late ones (move count pruning), those
     with a bad history, those that cannot raise the static evaluation to alpha (futility pruning) and
     those that lose material to the exchange on their destination (the costliest test, made last). The
     tests judge by the depth a late move's reduced search would have."""
     cdef int history, lmr_depth
     if is_capture:
-        return order_score < 0 and depth <= param[CAPTURE_PRUNE_MAX_DEPTH]
+        if order_score < 0 and depth <= param[CAPTURE_PRUNE_MAX_DEPTH]:
+            return True
+        lmr_depth = depth - 1 - reduction(depth, searched)
+        if lmr_depth < 0:
+            lmr_depth = 0
+        return (lmr_depth < param[CAPTURE_FUTILITY_MAX_DEPTH]
+                and static_eval + capture_futility_margin(lmr_depth) + SEE_VALUE[PIECE_TYPE[w.pos.board[move_to(move)]]]
+                <= alpha)
     if alpha <= -VALUE_MATE_IN_MAX:
         return False
     history = order_score if order_score < SCORE_KILLER else 0
@@ -574,7 +588,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int captures[MAX_QUIETS]
     cdef bint pv_node = beta - alpha > 1
     cdef bint in_check, gives_check, is_capture, improving, prune, may_extend, singular_candidate
-    cdef int score, best, best_move, move, i, r, new_depth, static_eval, tt_move = 0, searched = 0
+    cdef int score, best, best_move, move, i, r, new_depth, static_eval, estimate, tt_move = 0, searched = 0
     cdef int n_quiets = 0, n_captures = 0
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
@@ -626,23 +640,30 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
 
     # Step 5. Pruning on the static evaluation: reverse futility, razoring and null move. `improving`:
     # the evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be
-    # bolder. A side with no chariot, horse or cannon may have no move at all (a loss), which the pruning
-    # below would miss: look first. Elsewhere a stalemate is too rare to pay for the test.
+    # bolder. They judge by an estimate of the node's score: the static evaluation, or with tt_eval the
+    # table's score where its bound says the true score lies beyond the evaluation on that side (as
+    # Stockfish does; not a mate score). A side with no chariot, horse or cannon may have no move at all
+    # (a loss), which the pruning below would miss: look first. Elsewhere a stalemate is too rare to pay
+    # for the test.
     if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
         return mated_in(ply)
     static_eval = corrected_eval(&w.correction, p, evaluate_node(w, ply)) if not in_check else -VALUE_INF
     w.static_evals[ply] = static_eval
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
-        if (depth <= param[RFP_MAX_DEPTH] and static_eval - reverse_futility_margin(depth, improving) >= beta
+        estimate = static_eval
+        if (param[TT_EVAL] and tte != NULL and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX
+                and (tt_bound & (BOUND_LOWER if tt_score > static_eval else BOUND_UPPER))):
+            estimate = tt_score
+        if (depth <= param[RFP_MAX_DEPTH] and estimate - reverse_futility_margin(depth, improving) >= beta
                 and beta < VALUE_MATE_IN_MAX):
-            return static_eval
-        if depth <= param[RAZOR_MAX_DEPTH] and static_eval + param[RAZOR_MARGIN] * depth <= alpha:
+            return estimate
+        if depth <= param[RAZOR_MAX_DEPTH] and estimate + param[RAZOR_MARGIN] * depth <= alpha:
             score = qsearch(w, alpha, beta, ply)
             if score <= alpha:
                 return score
-        if (null_ok and not excluded and depth >= param[NMP_MIN_DEPTH] and static_eval >= beta
-                and has_big_pieces(p, p.side) and try_null_move(w, beta, depth, ply, cut_node, static_eval, &score)):
+        if (null_ok and not excluded and depth >= param[NMP_MIN_DEPTH] and estimate >= beta
+                and has_big_pieces(p, p.side) and try_null_move(w, beta, depth, ply, cut_node, estimate, &score)):
             return score
 
     # Step 6. ProbCut; not when the table already says that a search nearly as deep stays below its bound.
