@@ -100,7 +100,7 @@ cdef enum:
 # The table: (index, name, default, minimum, maximum, meaning), in the enum's order. The name is the
 # enum's in lower case. Depths are in plies, scores in centipawns, histories in their own units.
 _SEARCH_PARAMETERS = (
-    (TT_EVAL, "tt_eval", 0, 0, 1,
+    (TT_EVAL, "tt_eval", 1, 0, 1,
      "1: reverse futility, razoring and null move judge by the table's score where its bound says the "
      "true score lies beyond the static evaluation on that side"),
     (RFP_MAX_DEPTH, "rfp_max_depth", 6, 0, 16, "reverse futility pruning: the deepest node it applies to"),

@@ -91,6 +91,14 @@ def test_a_changed_parameter_changes_the_search_and_reset_restores_it():
     assert _nodes() == before
 
 
+@pytest.mark.parametrize("name, value", [("tt_eval", 0), ("capture_futility_max_depth", 9)])
+def test_each_switch_reaches_the_search(name, value):
+    # The switches of experiments (tt_eval on by default, futility pruning of captures off) change the tree.
+    before = _nodes(depth=8)
+    _core.set_search_parameter(name, value)
+    assert _nodes(depth=8) != before
+
+
 def test_the_reduction_table_follows_its_parameters():
     def expected(base: int, scale: int) -> list[list[int]]:
         return [[0 if d == 0 or m == 0 else int(base / 1000 + math.log(d) * math.log(m) * scale / 1000)
