@@ -376,6 +376,13 @@ cdef inline int futility_margin(int lmr_depth, int history) noexcept nogil:
     return param[FUTILITY_BASE] + param[FUTILITY_MARGIN] * lmr_depth + history // param[FUTILITY_HISTORY_DIVISOR]
 
 
+cdef inline int reduced_depth(int depth, int searched) noexcept nogil:
+    """The depth the reduced search of the searched-th late move of a node of `depth` would have (at
+    least 0): what shallow pruning judges by."""
+    cdef int lmr_depth = depth - 1 - reduction(depth, searched)
+    return lmr_depth if lmr_depth > 0 else 0
+
+
 cdef inline int capture_futility_margin(int lmr_depth) noexcept nogil:
     """Futility pruning of captures: a capture is pruned when the static evaluation plus this and its
     victim's exchange value stays at or below alpha."""
@@ -392,26 +399,25 @@ cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture,
     """Shallow pruning of a move after the first at a node not in check, PV nodes included (as Pikafish
     prunes) but not the root; the caller keeps a move that gives check (known only once it is made). Bad
     captures near the horizon are pruned, and captures that cannot raise the static evaluation to alpha
-    even with their victim's value and a margin (futility pruning of captures); of the quiet moves, the late ones (move count pruning), those
-    with a bad history, those that cannot raise the static evaluation to alpha (futility pruning) and
-    those that lose material to the exchange on their destination (the costliest test, made last). The
-    tests judge by the depth a late move's reduced search would have."""
+    even with their victim's value and a margin (futility pruning of captures); of the quiet moves, the
+    late ones (move count pruning), those with a bad history, those that cannot raise the static
+    evaluation to alpha (futility pruning) and those that lose material to the exchange on their
+    destination (the costliest test, made last). The tests judge by the depth a late move's reduced
+    search would have."""
     cdef int history, lmr_depth
     if is_capture:
         if order_score < 0 and depth <= param[CAPTURE_PRUNE_MAX_DEPTH]:
             return True
-        lmr_depth = depth - 1 - reduction(depth, searched)
-        if lmr_depth < 0:
-            lmr_depth = 0
+        if param[CAPTURE_FUTILITY_MAX_DEPTH] == 0:
+            return False
+        lmr_depth = reduced_depth(depth, searched)
         return (lmr_depth < param[CAPTURE_FUTILITY_MAX_DEPTH]
                 and static_eval + capture_futility_margin(lmr_depth) + SEE_VALUE[PIECE_TYPE[w.pos.board[move_to(move)]]]
                 <= alpha)
     if alpha <= -VALUE_MATE_IN_MAX:
         return False
     history = order_score if order_score < SCORE_KILLER else 0
-    lmr_depth = depth - 1 - reduction(depth, searched)
-    if lmr_depth < 0:
-        lmr_depth = 0
+    lmr_depth = reduced_depth(depth, searched)
     return (searched >= late_move_count(depth, improving)
             or (lmr_depth <= param[HISTORY_PRUNE_MAX_DEPTH] and history < -param[HISTORY_PRUNE_MARGIN] * depth)
             or (lmr_depth <= param[FUTILITY_MAX_DEPTH] and static_eval + futility_margin(lmr_depth, history) <= alpha)
