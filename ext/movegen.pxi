@@ -118,6 +118,86 @@ cdef bint leaves_king_safe(Pos* p, int move) noexcept nogil:
     return safe
 
 
+cdef inline bint ray_attacks_king(Pos* p, int king_sq, int d, int enemy) noexcept nogil:
+    """Whether the enemy attacks the general on king_sq along the ray of step d: an enemy chariot (or,
+    on the file, the enemy general) is the first piece met, or an enemy cannon the second."""
+    cdef int sq = king_sq + d
+    cdef int piece
+    while IN_BOARD[sq] and p.board[sq] == 0:
+        sq += d
+    if not IN_BOARD[sq]:
+        return False
+    piece = p.board[sq]
+    if piece & enemy:
+        if PIECE_TYPE[piece] == ROOK or (PIECE_TYPE[piece] == KING and (d == 16 or d == -16)):
+            return True
+    sq += d
+    while IN_BOARD[sq] and p.board[sq] == 0:
+        sq += d
+    return IN_BOARD[sq] and is_enemy_type(p, sq, enemy, CANNON)
+
+
+cdef bint keeps_lines_safe(Pos* p, int move, int king_sq) noexcept nogil:
+    """Whether a move of a piece other than the general, by a side not in check, leaves the general
+    safe: the move is played on the board only, and only the attacks it can open are tested (the rays
+    through its origin and destination, and the two horse squares behind an origin that was a horse's
+    leg), which is what king_attacked would find new (see is_legal)."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    cdef int enemy = side_tag(p.side ^ 1)
+    cdef int delta = from_sq - king_sq
+    cdef int i
+    cdef bint safe = True
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    if same_line(from_sq, king_sq):
+        safe = not ray_attacks_king(p, king_sq, line_step(king_sq, from_sq), enemy)
+    if safe and same_line(to_sq, king_sq):
+        safe = not ray_attacks_king(p, king_sq, line_step(king_sq, to_sq), enemy)
+    if safe and (delta == 17 or delta == 15 or delta == -15 or delta == -17):
+        for i in range(4):
+            if DIAGONAL[i] == delta:
+                safe = not (is_enemy_type(p, from_sq + DIAGONAL_DX[i], enemy, HORSE)
+                            or is_enemy_type(p, from_sq + DIAGONAL_DY[i], enemy, HORSE))
+    p.board[from_sq] = piece
+    p.board[to_sq] = captured
+    return safe
+
+
+cdef bint gives_check(Pos* p) noexcept nogil:
+    """Whether the move just made (hist[ply - 1].move) attacks the general of the side now to move.
+
+    Before the move that general was not attacked (the mover's opponent never leaves its general en
+    prise), so only attacks the move creates are looked for, as in keeps_lines_safe: along the rays from
+    the general through the origin (a line opened, a screen removed) and through the destination (the
+    moved chariot, cannon or general, or a new cannon screen), from the horse squares behind an origin
+    that was a horse's leg, and from the moved horse or soldier itself."""
+    cdef int move = p.hist[p.ply - 1].move
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int king_sq = p.square[side_tag(p.side)]
+    cdef int mover = p.side ^ 1
+    cdef int enemy = side_tag(mover)
+    cdef int ptype = PIECE_TYPE[p.board[to_sq]]
+    cdef int delta = from_sq - king_sq
+    cdef int i
+    if same_line(from_sq, king_sq) and ray_attacks_king(p, king_sq, line_step(king_sq, from_sq), enemy):
+        return True
+    if same_line(to_sq, king_sq) and ray_attacks_king(p, king_sq, line_step(king_sq, to_sq), enemy):
+        return True
+    if delta == 17 or delta == 15 or delta == -15 or delta == -17:
+        for i in range(4):
+            if DIAGONAL[i] == delta:
+                if (is_enemy_type(p, from_sq + DIAGONAL_DX[i], enemy, HORSE)
+                        or is_enemy_type(p, from_sq + DIAGONAL_DY[i], enemy, HORSE)):
+                    return True
+    if ptype == HORSE or ptype == PAWN:
+        return attacks_square(p, mover, ptype, to_sq, king_sq)
+    return False
+
+
 cdef inline bint is_legal(Pos* p, int move, bint in_check, int king_sq) noexcept nogil:
     """Whether a pseudo-legal move of the side to move keeps its general safe.
 
@@ -125,23 +205,22 @@ cdef inline bint is_legal(Pos* p, int move, bint in_check, int king_sq) noexcept
     square that matters to it: leaving the general's rank or file (opens a chariot, general or cannon
     line, or removes one of two cannon screens), arriving on it (adds a cannon screen), or leaving a
     square diagonally next to the general (a horse's leg). A capture removes an enemy piece but keeps
-    its square occupied, so it cannot create an attack. All other moves are legal without a test.
+    its square occupied, so it cannot create an attack. All other moves are legal without a test, and
+    these need only the lines and horse squares they touch (keeps_lines_safe).
     """
     cdef int from_sq = move_from(move)
     cdef int to_sq = move_to(move)
     if in_check or from_sq == king_sq:
         return leaves_king_safe(p, move)
-    if same_line(from_sq, king_sq) or same_line(to_sq, king_sq):
-        return leaves_king_safe(p, move)
     cdef int delta = from_sq - king_sq
-    if delta == 17 or delta == 15 or delta == -15 or delta == -17:
-        return leaves_king_safe(p, move)
+    if (same_line(from_sq, king_sq) or same_line(to_sq, king_sq)
+            or delta == 17 or delta == 15 or delta == -15 or delta == -17):
+        return keeps_lines_safe(p, move, king_sq)
     return True
 
 
-cdef void filter_legal(Pos* p, MoveList* ml) noexcept nogil:
-    """Remove the moves of ml that leave the mover's general attacked."""
-    cdef bint in_check = king_attacked(p, p.side)
+cdef void filter_legal(Pos* p, MoveList* ml, bint in_check) noexcept nogil:
+    """Remove the moves of ml that leave the mover's general attacked; in_check: whether it is now."""
     cdef int king_sq = p.square[side_tag(p.side)]
     cdef int i, n = 0
     for i in range(ml.count):
@@ -151,29 +230,24 @@ cdef void filter_legal(Pos* p, MoveList* ml) noexcept nogil:
     ml.count = n
 
 
+cdef void gen_legal_moves(Pos* p, MoveList* ml, bint captures_only, bint in_check) noexcept nogil:
+    """The legal moves (or only the captures) of the side to move, for a caller that knows whether it
+    is in check: the search, whose states carry the flag (update_rule_state). In check, every legal
+    move is an evasion."""
+    ml.count = 0
+    gen_pseudo(p, ml, captures_only)
+    filter_legal(p, ml, in_check)
+
+
 cdef void gen_legal(Pos* p, MoveList* ml) noexcept nogil:
-    """All legal moves of the side to move."""
-    ml.count = 0
-    gen_pseudo(p, ml, False)
-    filter_legal(p, ml)
+    """All legal moves of the side to move (after make_move alone, as perft plays, the check flag of
+    the state is not set, so it is tested here)."""
+    gen_legal_moves(p, ml, False, king_attacked(p, p.side))
 
 
-cdef void gen_legal_captures(Pos* p, MoveList* ml) noexcept nogil:
-    """The legal captures of the side to move (for quiescence search)."""
-    ml.count = 0
-    gen_pseudo(p, ml, True)
-    filter_legal(p, ml)
-
-
-cdef void gen_evasions(Pos* p, MoveList* ml) noexcept nogil:
-    """The legal replies to a check. Every legal move of a side in check is an evasion; this is the
-    entry point the search uses when the side to move is in check."""
-    gen_legal(p, ml)
-
-
-cdef bint has_legal_move(Pos* p) noexcept nogil:
+cdef bint has_legal_move(Pos* p, bint in_check) noexcept nogil:
+    """Whether the side to move, in check or not as in_check says, has a legal move."""
     cdef MoveList ml
-    cdef bint in_check = king_attacked(p, p.side)
     cdef int king_sq = p.square[side_tag(p.side)]
     cdef int i
     ml.count = 0

@@ -14,7 +14,7 @@ cdef void update_rule_state(Pos* p) noexcept nogil:
     cdef int mover = p.side ^ 1
     st.move = 0
     st.captured = 0
-    st.in_check = king_attacked(p, p.side)
+    st.in_check = gives_check(p)
     st.since_null = prev.since_null + 1
     st.excess_check = 0
     if prev.captured:
@@ -116,10 +116,11 @@ cdef bint has_attacking_material(Pos* p, int side) noexcept nogil:
 cdef int verdict(Pos* p, int* winner) noexcept nogil:
     """Judge the current position by the rules. Returns a Verdict; winner gets RED, BLACK or -1."""
     cdef int first
+    cdef bint in_check = king_attacked(p, p.side)
     winner[0] = -1
-    if not has_legal_move(p):
+    if not has_legal_move(p, in_check):
         winner[0] = p.side ^ 1
-        return CHECKMATE if king_attacked(p, p.side) else STALEMATE
+        return CHECKMATE if in_check else STALEMATE
     first = repetition_start(p, p.ply)
     if first >= 0:
         return judge_cycle(p, first, winner)

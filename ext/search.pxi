@@ -177,7 +177,7 @@ cdef bint rules_end(Worker* w, int ply, int* score) noexcept nogil:
     cdef Pos* p = &w.pos
     cdef int first, winner
     if p.hist[p.ply].rule60 >= NATURAL_LIMIT:
-        score[0] = VALUE_DRAW if has_legal_move(p) else mated_in(ply)
+        score[0] = VALUE_DRAW if has_legal_move(p, p.hist[p.ply].in_check) else mated_in(ply)
         return True
     first = repetition_start(p, w.root_ply)
     if first < 0:
@@ -295,12 +295,12 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
                 or (tte.bound == BOUND_UPPER and score <= alpha)):
             return score
     if in_check:
-        gen_evasions(p, &ml)
+        gen_legal_moves(p, &ml, False, True)
         if ml.count == 0:
             return mated_in(ply)
         best = -VALUE_INF
     else:
-        if not has_big_pieces(p, p.side) and not has_legal_move(p):
+        if not has_big_pieces(p, p.side) and not has_legal_move(p, False):
             return mated_in(ply)      # stalemate (see search)
         best = corrected_eval(&w.correction, p, evaluate_node(w, ply))
         if best >= beta:
@@ -308,7 +308,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         if best > alpha:
             alpha = best
         futility_base = best + param[QS_FUTILITY_MARGIN]
-        gen_legal_captures(p, &ml)
+        gen_legal_moves(p, &ml, True, False)
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
@@ -485,7 +485,7 @@ cdef bint try_probcut(Worker* w, int beta, int depth, int ply, bint cut_node, bi
     cdef int i, move, value
     cdef int bound = probcut_beta(beta, improving)
     cdef int probcut_depth = depth - param[PROBCUT_REDUCTION]
-    gen_legal_captures(p, &ml)
+    gen_legal_moves(p, &ml, True, False)         # probcut: never in check
     score_moves(&w.ordering, p, &ml, scores, tt_move, ply, earlier_move(w, ply, 1), earlier_move(w, ply, 2))
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
@@ -651,7 +651,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # Stockfish does; not a mate score). A side with no chariot, horse or cannon may have no move at all
     # (a loss), which the pruning below would miss: look first. Elsewhere a stalemate is too rare to pay
     # for the test.
-    if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p):
+    if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p, False):
         return mated_in(ply)
     static_eval = corrected_eval(&w.correction, p, evaluate_node(w, ply)) if not in_check else -VALUE_INF
     w.static_evals[ply] = static_eval
@@ -684,7 +684,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     # node is searched one ply shallower (internal iterative reduction).
     if depth >= param[IIR_MIN_DEPTH] and tt_move == 0 and not in_check:
         depth -= 1
-    gen_legal(p, &ml)
+    gen_legal_moves(p, &ml, False, in_check)
     if ply == 0:
         keep_line_moves(w, &ml)
     if ml.count == 0:

@@ -140,3 +140,41 @@ def test_no_attacking_piece_on_either_side_is_a_draw():
 
 def test_one_soldier_is_enough_to_play_on():
     assert Position("3ak4/4a4/4b4/9/9/9/4P4/4B4/4A4/3AK4 w - - 0 1").outcome() is None
+
+
+def test_the_check_flag_of_each_move_is_the_full_attack_test():
+    """After a move the kernel looks only for the attacks the move created (gives_check). Along random
+    games, every legal move of every third position is played and its flag compared with the full test
+    of the general: checks of every kind (discovered through a horse's leg and cannon screens among
+    them) come up."""
+    import random
+
+    def compare_every_move(position):
+        found = 0
+        for move in position.legal_moves():
+            position.push(move)
+            board = position.kernel_board
+            assert board.in_check() == board.general_attacked(board.side), (position.fen(), move)
+            found += board.in_check()
+            position.pop()
+        return found
+
+    # The rare kinds, set up: a horse's leg vacated (the chariot on d8 leaves it: 7 checks, and 6 more
+    # along the rank), a cannon's screen removed (the chariot on e5 leaves the file: 8, and its capture on
+    # e7), the generals' file kept shut (the horse on e6 may not leave it).
+    for fen, expected in [("4k4/2NR5/9/9/9/9/9/9/9/3K5 w - - 0 1", 13),
+                          ("4k4/9/4b4/9/4R4/9/4C4/9/9/3K5 w - - 0 1", 9),
+                          ("4k4/9/9/4n4/9/9/9/9/9/4K4 b - - 0 1", 0)]:
+        assert compare_every_move(Position(fen)) == expected, fen
+    rng = random.Random(7)
+    checks = 0
+    for _ in range(60):
+        position = Position()
+        for ply in range(150):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            if ply % 3 == 0:
+                checks += compare_every_move(position)
+            position.push(rng.choice(moves))
+    assert checks > 2000
