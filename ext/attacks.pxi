@@ -99,7 +99,7 @@ cdef int pieces_between(Pos* p, int a, int b, uint32_t* found) noexcept nogil:
     return count
 
 
-cdef bint attacks_square(Pos* p, int side, int ptype, int from_sq, int target) noexcept nogil:
+cdef inline bint attacks_square(Pos* p, int side, int ptype, int from_sq, int target) noexcept nogil:
     """Whether a piece of this side and type on from_sq attacks the (occupied) target square, by the
     current occupancy of the board, with no palace or river limit on the target."""
     cdef int d = target - from_sq
