@@ -286,6 +286,19 @@ def test_master_generator(tmp_path):
     assert len(records) > 30
 
 
+def test_master_generator_goes_on_after_a_stopped_run(tmp_path):
+    # A run of 3 games, and one of 1 game followed by one that passes over it: the same records.
+    import gen_nnue_data
+
+    common = ["--nodes", "300", "--seed", "2", "--archive", str(archive())]
+    whole, first, rest = (str(tmp_path / name) for name in ("whole.bin", "first.bin", "rest.bin"))
+    assert gen_nnue_data.main(["master", "-o", whole, "--games", "3", *common]) == 0
+    assert gen_nnue_data.main(["master", "-o", first, "--games", "1", *common]) == 0
+    assert gen_nnue_data.main(["master", "-o", rest, "--games", "3", "--skip", "1", *common]) == 0
+    joined = np.concatenate([nnue_data.read_records(first), nnue_data.read_records(rest)])
+    assert joined.tobytes() == nnue_data.read_records(whole).tobytes()
+
+
 # -- the trainer --------------------------------------------------------------------------------------
 
 def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):

@@ -5,7 +5,7 @@
         [--resign 2000] [--cluster tcp://HOST:8786 | local:N]
     python tools/gen_nnue_data.py master -o master.bin [--games 500] [--nodes 5000 | --depth D]
         [--teacher CMD] [--seed 1] [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
-        [--cluster tcp://HOST:8786 | local:N]
+        [--skip N] [--cluster tcp://HOST:8786 | local:N]
 
 The search that scores the positions (and plays the self-play games) is this engine's in-process
 searcher (engine._core.Searcher, one thread), or with --teacher another UCI engine, such as
@@ -24,7 +24,8 @@ tar.xz of Big5-encoded PGN files. engine.pgn guesses UTF-8 or GBK (GB18030 decod
 the wrong characters without an error), so this tool decodes each file as cp950 (Microsoft's Big5) itself;
 files that do not decode or read, and games without a result, are counted and skipped. --games distinct
 games (the archive files the same game under player, event and opening) are taken in an order shuffled
-by the seed; every position of them is searched.
+by the seed; every position of them is searched. --skip N goes on from a run with the same seed that was
+stopped after N games: those are passed over (their positions still count as seen).
 
 Which positions are kept (both sources): each position is searched with --nodes nodes (the transposition
 table and history are cleared at the start of each game, so a game's records do not depend on which
@@ -275,9 +276,11 @@ def _run_on_cluster(task: object, settings: SearchSettings) -> GameRecords:
 
 # -- the master games ----------------------------------------------------------------------------------
 
-def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter) -> Iterator[MasterGame]:
-    """Up to `count` distinct games of the files, in an order shuffled by the seed. Each game's plies are
-    those whose position (pieces and side to move) no earlier game reached."""
+def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter,
+                 skip: int = 0) -> Iterator[MasterGame]:
+    """Up to `count` distinct games of the files, in an order shuffled by the seed, the first `skip` of
+    them passed over (they were scored by an earlier run). Each game's plies are those whose position
+    (pieces and side to move) no earlier game reached, the passed-over ones included."""
     order = list(range(len(files)))
     random.Random(seed).shuffle(order)
     seen_games: set[tuple[str, tuple[str, ...]]] = set()
@@ -311,8 +314,9 @@ def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped:
                     seen_positions.add(position.key)
                     plies.append(ply)
                 position.push(move)
-            yield MasterGame(number, game.starting_fen(), tuple(game.moves), RESULTS_FOR_RED[game.result],
-                             tuple(plies))
+            if number >= skip:
+                yield MasterGame(number, game.starting_fen(), tuple(game.moves), RESULTS_FOR_RED[game.result],
+                                 tuple(plies))
             number += 1
             if number >= count:
                 return
@@ -399,6 +403,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     selfplay.add_argument("--resign", type=int, default=2000, help="adjudication threshold, centipawns")
     selfplay.add_argument("--resign-plies", type=int, default=6)
     master.add_argument("--archive", default=str(DEFAULT_ARCHIVE), help="ccpd-games.tar.xz")
+    master.add_argument("--skip", type=int, default=0, metavar="N",
+                        help="pass over the first N games of the seed's order (to go on from a run "
+                             "stopped after N games)")
     options = parser.parse_args(argv)
     settings = SearchSettings(options.nodes, options.hash, options.depth, options.teacher,
                               getattr(options, "openings", None))
@@ -413,8 +420,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"master games: {CREDIT}", file=sys.stderr)
         skipped: Counter = Counter()
         files = list(ccpd.pgn_files(Path(options.archive)))
-        generate(master_games(files, options.games, options.seed, skipped), settings, options.workers,
-                 options.output, "master", options.cluster)
+        generate(master_games(files, options.games, options.seed, skipped, options.skip), settings,
+                 options.workers, options.output, "master", options.cluster)
         if skipped:
             print("skipped: " + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())), file=sys.stderr)
     print(describe(read_records(options.output), options.output), file=sys.stderr)
