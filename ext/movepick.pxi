@@ -238,9 +238,11 @@ cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int 
 cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
     """Move the best-scored remaining move to `start` and return it."""
     cdef int best = start, i, tmp
+    cdef int best_score = scores[start]
     for i in range(start + 1, ml.count):
-        if scores[i] > scores[best]:
+        if scores[i] > best_score:
             best = i
+            best_score = scores[i]
     if best != start:
         tmp = ml.moves[start]; ml.moves[start] = ml.moves[best]; ml.moves[best] = tmp
         tmp = scores[start]; scores[start] = scores[best]; scores[best] = tmp
