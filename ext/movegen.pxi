@@ -17,7 +17,7 @@ cdef inline void push_target(Pos* p, MoveList* ml, int from_sq, int to_sq, int o
     push_move(ml, from_sq, to_sq)
 
 
-cdef void gen_piece_moves(Pos* p, int piece, MoveList* ml, bint captures_only) noexcept nogil:
+cdef inline void gen_piece_moves(Pos* p, int piece, MoveList* ml, bint captures_only) noexcept nogil:
     """Append the pseudo-legal moves of one piece (own general may be left in check)."""
     cdef int sq = p.square[piece]
     cdef int side = piece_side(piece)
