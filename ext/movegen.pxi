@@ -1,5 +1,5 @@
-# Move generation: pseudo-legal moves per piece, the legality filter, and the legal move lists the
-# rest of the kernel uses (all moves; captures only; evasions).
+# Move generation: pseudo-legal moves per piece, the legality filter, the check flag of a move just
+# made (gives_check), and the legal move lists the rest of the kernel uses (all moves or captures only).
 
 
 cdef inline void push_move(MoveList* ml, int from_sq, int to_sq) noexcept nogil:
@@ -137,50 +137,10 @@ cdef inline bint ray_attacks_king(Pos* p, int king_sq, int d, int enemy) noexcep
     return IN_BOARD[sq] and is_enemy_type(p, sq, enemy, CANNON)
 
 
-cdef bint keeps_lines_safe(Pos* p, int move, int king_sq) noexcept nogil:
-    """Whether a move of a piece other than the general, by a side not in check, leaves the general
-    safe: the move is played on the board only, and only the attacks it can open are tested (the rays
-    through its origin and destination, and the two horse squares behind an origin that was a horse's
-    leg), which is what king_attacked would find new (see is_legal)."""
-    cdef int from_sq = move_from(move)
-    cdef int to_sq = move_to(move)
-    cdef int piece = p.board[from_sq]
-    cdef int captured = p.board[to_sq]
-    cdef int enemy = side_tag(p.side ^ 1)
-    cdef int delta = from_sq - king_sq
-    cdef int i
-    cdef bint safe = True
-    p.board[to_sq] = piece
-    p.board[from_sq] = 0
-    if same_line(from_sq, king_sq):
-        safe = not ray_attacks_king(p, king_sq, line_step(king_sq, from_sq), enemy)
-    if safe and same_line(to_sq, king_sq):
-        safe = not ray_attacks_king(p, king_sq, line_step(king_sq, to_sq), enemy)
-    if safe and (delta == 17 or delta == 15 or delta == -15 or delta == -17):
-        for i in range(4):
-            if DIAGONAL[i] == delta:
-                safe = not (is_enemy_type(p, from_sq + DIAGONAL_DX[i], enemy, HORSE)
-                            or is_enemy_type(p, from_sq + DIAGONAL_DY[i], enemy, HORSE))
-    p.board[from_sq] = piece
-    p.board[to_sq] = captured
-    return safe
-
-
-cdef bint gives_check(Pos* p) noexcept nogil:
-    """Whether the move just made (hist[ply - 1].move) attacks the general of the side now to move.
-
-    Before the move that general was not attacked (the mover's opponent never leaves its general en
-    prise), so only attacks the move creates are looked for, as in keeps_lines_safe: along the rays from
-    the general through the origin (a line opened, a screen removed) and through the destination (the
-    moved chariot, cannon or general, or a new cannon screen), from the horse squares behind an origin
-    that was a horse's leg, and from the moved horse or soldier itself."""
-    cdef int move = p.hist[p.ply - 1].move
-    cdef int from_sq = move_from(move)
-    cdef int to_sq = move_to(move)
-    cdef int king_sq = p.square[side_tag(p.side)]
-    cdef int mover = p.side ^ 1
-    cdef int enemy = side_tag(mover)
-    cdef int ptype = PIECE_TYPE[p.board[to_sq]]
+cdef inline bint opens_attack(Pos* p, int king_sq, int from_sq, int to_sq, int enemy) noexcept nogil:
+    """Whether the enemy, by the board as it is after a move from from_sq to to_sq, attacks the general
+    along the rays through either square or from the horse squares behind from_sq when it was a horse's
+    leg: all that a move of another piece can open on a general that was safe before it (see is_legal)."""
     cdef int delta = from_sq - king_sq
     cdef int i
     if same_line(from_sq, king_sq) and ray_attacks_king(p, king_sq, line_step(king_sq, from_sq), enemy):
@@ -190,9 +150,42 @@ cdef bint gives_check(Pos* p) noexcept nogil:
     if delta == 17 or delta == 15 or delta == -15 or delta == -17:
         for i in range(4):
             if DIAGONAL[i] == delta:
-                if (is_enemy_type(p, from_sq + DIAGONAL_DX[i], enemy, HORSE)
-                        or is_enemy_type(p, from_sq + DIAGONAL_DY[i], enemy, HORSE)):
-                    return True
+                return (is_enemy_type(p, from_sq + DIAGONAL_DX[i], enemy, HORSE)
+                        or is_enemy_type(p, from_sq + DIAGONAL_DY[i], enemy, HORSE))
+    return False
+
+
+cdef bint keeps_lines_safe(Pos* p, int move, int king_sq) noexcept nogil:
+    """Whether a move of a piece other than the general, by a side not in check, leaves the general
+    safe: the move is played on the board only, and only what it can open is tested (opens_attack)."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    cdef bint safe
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    safe = not opens_attack(p, king_sq, from_sq, to_sq, side_tag(p.side ^ 1))
+    p.board[from_sq] = piece
+    p.board[to_sq] = captured
+    return safe
+
+
+cdef bint gives_check(Pos* p) noexcept nogil:
+    """Whether the move just made (hist[ply - 1].move) attacks the general of the side now to move.
+
+    Before the move that general was not attacked (the mover's opponent never leaves its general en
+    prise), so only attacks the move creates are looked for: what it opens (opens_attack: the rays
+    through the destination also find a moved chariot, cannon or general, and a new cannon screen), and
+    the moved horse or soldier itself."""
+    cdef int move = p.hist[p.ply - 1].move
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int king_sq = p.square[side_tag(p.side)]
+    cdef int mover = p.side ^ 1
+    cdef int ptype = PIECE_TYPE[p.board[to_sq]]
+    if opens_attack(p, king_sq, from_sq, to_sq, side_tag(mover)):
+        return True
     if ptype == HORSE or ptype == PAWN:
         return attacks_square(p, mover, ptype, to_sq, king_sq)
     return False
