@@ -63,6 +63,7 @@ import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
 from engine import _core
+from engine.client.errors import EngineError
 from engine.client.process import EngineProcess
 from engine.client.values import EngineConfig
 from engine.search_types import SearchLimits
@@ -116,13 +117,14 @@ class MasterGame:
 @dataclass
 class GameRecords:
     """What a worker sends back for a game: the keys and records of the positions kept, the number of
-    positions searched, and the result for Red."""
+    positions searched, and the result for Red; `abandoned` when the teacher failed in it (no records)."""
 
     number: int
     keys: list[int]
     records: list[bytes]
     searched: int
     result_for_red: int
+    abandoned: bool = False
 
 
 # -- the worker ---------------------------------------------------------------------------------------
@@ -136,6 +138,9 @@ class OwnSearch:
 
     def new_game(self) -> None:
         self._searcher.clear()
+
+    def quit(self) -> None:
+        pass
 
     def search(self, position: Position) -> tuple[int, str]:
         report = self._searcher.search(position.kernel_board, **self._limits)
@@ -155,6 +160,9 @@ class TeacherEngine:
 
     def new_game(self) -> None:
         self._engine.new_game()
+
+    def quit(self) -> None:
+        self._engine.quit()
 
     def search(self, position: Position) -> tuple[int, str]:
         result = self._engine.go(position.fen(), [], position.turn, self._limits, timeout=60)
@@ -258,7 +266,15 @@ def _records(number: int, kept: list, searched: int, result_for_red: int, from_g
 
 
 def _run(task: object) -> GameRecords:
-    return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
+    """Play or score one game. A teacher that hangs or dies abandons the game (its records are dropped:
+    the game's result would be unknown) and is started again for the next one."""
+    try:
+        return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
+    except EngineError as error:
+        print(f"game {task.number} abandoned: {error}", file=sys.stderr)
+        _scorer.quit()
+        _start_worker(_settings)
+        return GameRecords(task.number, [], [], 0, 0, abandoned=True)
 
 
 _cluster_lock = threading.Lock()
@@ -331,7 +347,7 @@ def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, ou
     start = time.monotonic()
     last_report = start
     seen: set[int] = set()
-    games = searched = 0
+    games = searched = abandoned = 0
     results: Counter = Counter()
     pool = None
     resources = contextlib.ExitStack()
@@ -356,7 +372,10 @@ def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, ou
                         writer.write(record)
                 games += 1
                 searched += game.searched
-                results[game.result_for_red] += 1
+                if game.abandoned:
+                    abandoned += 1
+                else:
+                    results[game.result_for_red] += 1
                 now = time.monotonic()
                 if now - last_report >= PROGRESS_SECONDS:
                     last_report = now
@@ -369,8 +388,8 @@ def generate(tasks: Iterable[object], settings: SearchSettings, workers: int, ou
             pool.join()
         resources.close()
     _progress(label, games, count, searched, time.monotonic() - start)
-    print(f"{label}: results for Red: {results[1]} wins, {results[0]} draws, {results[-1]} losses",
-          file=sys.stderr)
+    print(f"{label}: results for Red: {results[1]} wins, {results[0]} draws, {results[-1]} losses"
+          + (f"; {abandoned} games abandoned (the teacher failed)" if abandoned else ""), file=sys.stderr)
     return count
 
 
