@@ -169,7 +169,7 @@ def write_game(game: Game) -> str:
             value = ""
         else:
             value = game.headers.get(PGN_TAGS.get(element, element), "")
-        value = " ".join(str(value).split())
+        value = " ".join(str(value).splitlines()).strip()      # one line; inner spaces kept
         lines.append(f"  <{element}>{escape(value, quote=False)}</{element}>" if value else f"  <{element} />")
     lines += [" </Head>", " <MoveList>", '  <Move value="00-00" />']
     for index, move in enumerate(game.moves):
