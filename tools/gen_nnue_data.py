@@ -139,9 +139,6 @@ class OwnSearch:
     def new_game(self) -> None:
         self._searcher.clear()
 
-    def quit(self) -> None:
-        pass
-
     def search(self, position: Position) -> tuple[int, str]:
         report = self._searcher.search(position.kernel_board, **self._limits)
         return report.score, report.bestmove
@@ -152,17 +149,23 @@ class TeacherEngine:
     pieces, the game's history is ours to rule on)."""
 
     def __init__(self, settings: SearchSettings) -> None:
-        self._engine = EngineProcess(EngineConfig(settings.teacher, proto="uci"))
+        self._settings = settings
+        self._start()
+        self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
+
+    def _start(self) -> None:
+        self._engine = EngineProcess(EngineConfig(self._settings.teacher, proto="uci"))
         self._engine.start()
         if self._engine.option_name("Hash"):
-            self._engine.set_option("Hash", str(settings.hash_mb))
-        self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
+            self._engine.set_option("Hash", str(self._settings.hash_mb))
+
+    def restart(self) -> None:
+        """Stop the teacher (killing it if it does not quit) and start a new process."""
+        self._engine.quit()
+        self._start()
 
     def new_game(self) -> None:
         self._engine.new_game()
-
-    def quit(self) -> None:
-        self._engine.quit()
 
     def search(self, position: Position) -> tuple[int, str]:
         result = self._engine.go(position.fen(), [], position.turn, self._limits, timeout=60)
@@ -270,10 +273,9 @@ def _run(task: object) -> GameRecords:
     the game's result would be unknown) and is started again for the next one."""
     try:
         return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
-    except EngineError as error:
+    except EngineError as error:        # only the teacher (TeacherEngine) raises it
         print(f"game {task.number} abandoned: {error}", file=sys.stderr)
-        _scorer.quit()
-        _start_worker(_settings)
+        _scorer.restart()
         return GameRecords(task.number, [], [], 0, 0, abandoned=True)
 
 
