@@ -498,3 +498,47 @@ def test_trainer_command_line_king_buckets(selfplay_file, tmp_path):
             nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
     finally:
         _core.clear_network()
+
+
+DYING_TEACHER = """\
+import os, sys
+from engine import Position
+# A UCI teacher that plays the first legal move, and exits on its fifth search unless the marker exists.
+marker, searches, position = sys.argv[1], 0, None
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["uci"]:
+        print("id name Dying", "uciok", sep="\\n", flush=True)
+    elif words[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif words[:2] == ["position", "fen"]:
+        position = Position(" ".join(words[2:words.index("moves")] if "moves" in words else words[2:]))
+    elif words[:1] == ["go"]:
+        searches += 1
+        if searches == 5 and not os.path.exists(marker):
+            open(marker, "w").close()
+            sys.exit(1)
+        print("info depth 1 score cp 12", f"bestmove {position.legal_moves()[0]}", sep="\\n", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+def test_a_teacher_that_dies_abandons_its_game_and_is_started_again(tmp_path, monkeypatch, capsys):
+    import gen_nnue_data
+
+    script, marker, path = tmp_path / "dying.py", tmp_path / "died", str(tmp_path / "out.bin")
+    script.write_text(DYING_TEACHER)
+    openings = tmp_path / "openings.txt"
+    openings.write_text("h2e2 h9g7\n")
+    monkeypatch.chdir(tmp_path)
+    for name, value in engine_env().items():
+        monkeypatch.setenv(name, value)
+    assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "3", "--depth", "1", "--seed", "4",
+                               "--teacher", f"{sys.executable} {script} {marker}",
+                               "--openings", str(openings), "--max-plies", "12"]) == 0
+    assert marker.exists()
+    err = capsys.readouterr().err
+    assert "game 0 abandoned" in err and "1 games abandoned (the teacher failed)" in err
+    records = nnue_data.read_records(path)
+    assert sorted(np.unique(records["game"])) == [1, 2]      # the other games, from the new teacher
