@@ -47,13 +47,14 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional
 
 import numpy as np
 import scipy.sparse
 
 from nnue_data import SCORE_LIMIT, read_records, record_fen
-from nnue_net import (N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
+from nnue_net import (MAX_PIECES, N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
                       calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
                       record_features, rounding_bound, write_jjnn)
 
@@ -66,20 +67,33 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 
 @dataclass
 class DataSet:
-    """Positions ready for training: the two perspectives' feature matrices (CSR, one row per
-    position, float32 ones), the targets, and what the baselines and the check need."""
+    """Positions ready for training: the two perspectives' active features ((n, MAX_PIECES) int16,
+    padded with NO_FEATURE), the targets, and what the baselines and the check need. The sparse 0/1
+    matrices the trainer multiplies by (`us`, `them`: CSR, float32 ones) are built from the features when
+    first asked for, a batch's at a time in training: the whole set's, built once, took about 1 KB a
+    position and did not fit in memory at ten million positions with their mirror images."""
 
-    us: scipy.sparse.csr_matrix
-    them: scipy.sparse.csr_matrix
+    us_features: np.ndarray
+    them_features: np.ndarray
     target: np.ndarray
     records: np.ndarray
     version: int = 1          # the feature set (JJNN version)
+    factorise: bool = False   # with the virtual features (feature_matrix)
 
     def __len__(self) -> int:
         return len(self.target)
 
     def rows(self, index: "np.ndarray | slice") -> "DataSet":
-        return DataSet(self.us[index], self.them[index], self.target[index], self.records[index], self.version)
+        return DataSet(self.us_features[index], self.them_features[index], self.target[index],
+                       self.records[index], self.version, self.factorise)
+
+    @cached_property
+    def us(self) -> scipy.sparse.csr_matrix:
+        return feature_matrix(self.us_features, self.factorise, self.version)
+
+    @cached_property
+    def them(self) -> scipy.sparse.csr_matrix:
+        return feature_matrix(self.them_features, self.factorise, self.version)
 
 
 #: --factorise: one virtual feature per side and piece type (whatever the square), 14 in all.
@@ -103,22 +117,28 @@ def n_columns(version: int, factorise: bool) -> int:
 def feature_matrix(features: np.ndarray, factorise: bool = False, version: int = 1) -> scipy.sparse.csr_matrix:
     """The (n, inputs) 0/1 matrix of (n, 32) feature arrays padded with NO_FEATURE; factorised, the
     (n, n_columns) matrix in which each piece also counts in its side and type's virtual feature and, for
-    the king buckets, in its un-bucketed feature (the index within its bucket)."""
-    active = features != NO_FEATURE
-    counts = active.sum(axis=1)
-    columns = features[active]
-    if factorise and version == 1:
-        columns = np.stack([columns, N_INPUTS + columns // 90], axis=1).ravel()
-        counts = 2 * counts
-    elif factorise:
-        plain = columns % N_INPUTS
-        columns = np.stack([columns, N_INPUTS_V2 + plain, N_INPUTS_V2 + N_INPUTS + plain // 90], axis=1).ravel()
-        counts = 3 * counts
-    indptr = np.concatenate([[0], np.cumsum(counts)])
-    matrix = scipy.sparse.csr_matrix((np.ones(len(columns), DTYPE), columns, indptr),
-                                     shape=(len(features), n_columns(version, factorise)))
-    matrix.sum_duplicates()
-    return matrix
+    the king buckets, in its un-bucketed feature (the index within its bucket). Built in canonical form
+    (each row's columns sorted and distinct, a virtual feature's value the number of its pieces), so that
+    scipy need not sort and sum duplicates: that took nine tenths of the time of a batch's matrix."""
+    features = np.sort(features, axis=1).astype(np.int32)      # NO_FEATURE first; one bucket per row
+    present = (features != NO_FEATURE).astype(DTYPE)
+    columns, values = [features], [present]
+    if factorise:
+        plain = features % N_INPUTS
+        if version == 2:
+            columns.append(N_INPUTS_V2 + plain)
+            values.append(present)
+        rows, slots = np.nonzero(present)
+        kinds = plain[rows, slots] // 90
+        virtual = np.bincount(rows * N_VIRTUAL + kinds, minlength=len(features) * N_VIRTUAL)
+        columns.append(np.broadcast_to(n_columns(version, True) - N_VIRTUAL + np.arange(N_VIRTUAL),
+                                       (len(features), N_VIRTUAL)))
+        values.append(virtual.reshape(len(features), N_VIRTUAL).astype(DTYPE))
+    columns, values = np.concatenate(columns, axis=1), np.concatenate(values, axis=1)
+    kept = values != 0
+    indptr = np.concatenate([[0], np.cumsum(kept.sum(axis=1))])
+    return scipy.sparse.csr_matrix((values[kept], columns[kept], indptr),
+                                   shape=(len(features), n_columns(version, factorise)))
 
 
 def fold(net: FloatNet) -> FloatNet:
@@ -160,21 +180,34 @@ def split_by_game(games: np.ndarray, fraction: float, rng: np.random.Generator) 
     return np.isin(games, held)
 
 
+#: Records whose features are computed at a time (record_features' intermediates hold 90 squares each).
+FEATURE_CHUNK = 1 << 20
+
+
+def features_of(records: np.ndarray, version: int, mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """record_features as int16 arrays (every index of every feature set fits), a chunk at a time."""
+    us = np.empty((len(records), MAX_PIECES), np.int16)
+    them = np.empty_like(us)
+    for start in range(0, len(records), FEATURE_CHUNK):
+        part = slice(start, start + FEATURE_CHUNK)
+        us[part], them[part] = record_features(records[part], version, mirrored)
+    return us, them
+
+
 def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False,
              factorise: bool = False, version: int = 1) -> DataSet:
     """The positions of the records; with `mirror`, followed by their left-right mirror images; with
     `factorise`, with the virtual features (feature_matrix); of feature set `version`."""
-    us, them = record_features(records, version)
+    us, them = features_of(records, version)
     target = targets(records, k, lam, score_scale)
     if mirror:
         if version == 1:
             us_m, them_m = mirror_features(us), mirror_features(them)
         else:       # the mirror image's general may stand in another bucket: its features from its board
-            us_m, them_m = record_features(records, version, mirrored=True)
+            us_m, them_m = features_of(records, version, mirrored=True)
         us, them = np.concatenate([us, us_m]), np.concatenate([them, them_m])
         target, records = np.concatenate([target, target]), np.concatenate([records, records])
-    return DataSet(feature_matrix(us, factorise, version), feature_matrix(them, factorise, version), target,
-                   records, version)
+    return DataSet(us, them, target, records, version, factorise)
 
 
 def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, version: int = 1) -> FloatNet:
