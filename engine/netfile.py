@@ -1,4 +1,4 @@
-"""NNUE network files, format "JJNN" versions 1 and 2: read, write and check them (stdlib only).
+"""NNUE network files, format "JJNN" versions 1 to 3: read, write and check them (stdlib only).
 
     net = read_net("nets/first.jjnn")      # NetFileError (a ValueError) says what is wrong with a bad file
     write_net("copy.jjnn", net)
@@ -40,9 +40,17 @@ Every move of a perspective's own general changes its bucket or its mirror (a on
 the general's rank or file, and each palace point has its own pair), so the engine computes that
 perspective's accumulator afresh after it; any other move updates it incrementally as in version 1.
 
+Output buckets (file version 3): B sets of output weights and biases, the position's set chosen by the
+number n of pieces on the board (both sides, generals included, 2..32): bucket = (n - 1) * B // 32
+(output_bucket below; B = 8 gives Stockfish's layer stacks' (n - 1) // 4), so that an endgame is
+weighed with other weights than the opening. The header of version 3 is that of versions 1 and 2
+(version 3) followed by uint32 feature set (1 plain, 2 king buckets: what Network.version means) and
+uint32 B (2..32); Wo is then B * 2H int16 (bucket 0's 2H first) and bo B int32. A network of one output
+bucket is written as version 1 or 2, as before there were buckets.
+
 Beyond the layout, a Network must keep its arithmetic inside the kernel's integers: 1 <= QA <= 32767,
 QB >= 1, QA * QB and SCALE below 2**31, SCALE >= 1, and QA * sum(|Wo|) + |bo| < 2**31 (so that the int32
-output cannot overflow in any position).
+output cannot overflow in any position; with output buckets, for each bucket's weights and bias).
 """
 from __future__ import annotations
 
@@ -56,14 +64,19 @@ from dataclasses import dataclass, field
 from typing import Iterable, Union
 
 __all__ = ["MAGIC", "VERSION", "VERSIONS", "N_INPUTS", "N_INPUTS_V2", "N_BUCKETS", "MAX_HIDDEN", "inputs_of",
+           "BUCKETED_FILE_VERSION", "MAX_OUTPUT_BUCKETS", "output_bucket",
            "king_bucket", "feature_index_v2", "HIDDEN_MULTIPLE", "NetFileError", "Network",
            "feature_index", "read_net", "write_net", "encode_net", "decode_net", "random_network"]
 
 MAGIC = b"JJNN"
 #: The version of the plain feature set (the default of a Network, as files of before version 2 are).
 VERSION = 1
-#: The versions read and written: 1 (plain features), 2 (king buckets with the file mirror).
+#: The feature sets (Network.version): 1 (plain features), 2 (king buckets with the file mirror).
 VERSIONS = (1, 2)
+#: The file version of a network with output buckets (its feature set in the header).
+BUCKETED_FILE_VERSION = 3
+#: Output buckets: at most one per number of pieces on the board.
+MAX_OUTPUT_BUCKETS = 32
 #: 2 sides (own, opponent's) x 7 piece types x 90 squares.
 N_INPUTS = 1260
 #: Version 2: the own general's 6 buckets (d/e file after the mirror x 3 ranks).
@@ -77,6 +90,7 @@ DEFAULT_QB = 64
 DEFAULT_SCALE = 400
 
 _HEADER = struct.Struct("<4sIIIiii")     # magic, version, n_inputs, hidden, QA, QB, SCALE
+_BUCKETED_HEADER = struct.Struct("<II")   # version 3, after _HEADER: feature set, output buckets
 _INT32 = struct.Struct("<i")
 _UINT32 = struct.Struct("<I")
 _INT32_LIMIT = 2**31
@@ -121,6 +135,11 @@ def feature_index_v2(perspective: int, color: int, piece_type: int, file: int, r
     return bucket * N_INPUTS + feature_index(perspective, color, piece_type, 8 - file if mirror else file, rank)
 
 
+def output_bucket(pieces: int, output_buckets: int) -> int:
+    """The output bucket of a position with `pieces` pieces on the board (2..32), of `output_buckets`."""
+    return (pieces - 1) * output_buckets // 32
+
+
 def _int16_array(name: str, values: Iterable[int]) -> array:
     if isinstance(values, array) and values.typecode == "h":
         return values
@@ -134,9 +153,11 @@ def _int16_array(name: str, values: Iterable[int]) -> array:
 class Network:
     """One JJNN network. weights: n_inputs * hidden int16 (n_inputs: N_INPUTS for version 1, N_INPUTS_V2
     for version 2), feature-major (weights[i * hidden + j] is W[i][j]); biases: hidden; out_weights:
-    2 * hidden (the side to move's half first); out_bias: int32; version: the feature set (1 or 2).
-    Any sequence of ints is accepted for the arrays and kept as array('h'). Raises NetFileError when the
-    sizes or the quantisation constants are out of bounds (see the module docstring)."""
+    output_buckets * 2 * hidden (per bucket, the side to move's half first); out_bias: int32, or with
+    several output buckets a sequence of one per bucket (kept as a tuple; `out_biases` is that tuple in
+    either case); version: the feature set (1 or 2). Any sequence of ints is accepted for the arrays and
+    kept as array('h'). Raises NetFileError when the sizes or the quantisation constants are out of
+    bounds (see the module docstring)."""
 
     hidden: int
     weights: array = field(repr=False)
@@ -147,33 +168,70 @@ class Network:
     qb: int = DEFAULT_QB
     scale: int = DEFAULT_SCALE
     version: int = VERSION
+    output_buckets: int = 1
 
     def __post_init__(self) -> None:
         n_inputs = inputs_of(self.version)
         _check_hidden(self.hidden)
+        _check_output_buckets(self.output_buckets)
         for name, length in (("weights", n_inputs * self.hidden), ("biases", self.hidden),
-                             ("out_weights", 2 * self.hidden)):
+                             ("out_weights", self.output_buckets * 2 * self.hidden)):
             values = _int16_array(name, getattr(self, name))
             object.__setattr__(self, name, values)
             if len(values) != length:
-                raise NetFileError(f"{name} has {len(values)} values; hidden size {self.hidden} needs {length}")
+                raise NetFileError(f"{name} has {len(values)} values; hidden size {self.hidden} "
+                                   f"{f'and {self.output_buckets} output buckets ' if self.output_buckets > 1 else ''}"
+                                   f"needs {length}")
         _check_constants(self.qa, self.qb, self.scale)
-        if not -_INT32_LIMIT <= self.out_bias < _INT32_LIMIT:
-            raise NetFileError(f"out_bias {self.out_bias} does not fit in an int32")
-        bound = self.qa * sum(abs(w) for w in self.out_weights) + abs(self.out_bias)
-        if bound >= _INT32_LIMIT:
-            raise NetFileError(f"the output layer can overflow int32 (QA * sum|Wo| + |bo| = {bound}, "
-                               f"must stay below 2**31): scale the output weights down")
+        if self.output_buckets > 1:
+            object.__setattr__(self, "out_bias", _int32_tuple(self.out_bias, self.output_buckets))
+        elif not isinstance(self.out_bias, int):
+            raise NetFileError(f"out_bias {self.out_bias!r}: one int32 expected for one output bucket")
+        width = 2 * self.hidden
+        for bucket, bias in enumerate(self.out_biases):
+            if not -_INT32_LIMIT <= bias < _INT32_LIMIT:
+                raise NetFileError(f"out_bias {bias} does not fit in an int32")
+            weights = self.out_weights[bucket * width:(bucket + 1) * width]
+            bound = self.qa * sum(abs(w) for w in weights) + abs(bias)
+            if bound >= _INT32_LIMIT:
+                raise NetFileError(f"the output layer can overflow int32 (QA * sum|Wo| + |bo| = {bound}, "
+                                   f"must stay below 2**31): scale the output weights down")
 
     @property
     def n_inputs(self) -> int:
         return inputs_of(self.version)
+
+    @property
+    def out_biases(self) -> tuple[int, ...]:
+        """The output bias of each output bucket."""
+        return self.out_bias if isinstance(self.out_bias, tuple) else (self.out_bias,)
+
+    @property
+    def file_version(self) -> int:
+        """The version of the file that holds this network (3 with output buckets, else its feature set)."""
+        return BUCKETED_FILE_VERSION if self.output_buckets > 1 else self.version
 
 
 def _check_hidden(hidden: int) -> None:
     if not (1 <= hidden <= MAX_HIDDEN and hidden % HIDDEN_MULTIPLE == 0):
         raise NetFileError(f"hidden size {hidden} is out of range: it must be 1..{MAX_HIDDEN} and a multiple "
                            f"of {HIDDEN_MULTIPLE}")
+
+
+def _check_output_buckets(buckets: int) -> None:
+    if not 1 <= buckets <= MAX_OUTPUT_BUCKETS:
+        raise NetFileError(f"{buckets} output buckets: there must be 1..{MAX_OUTPUT_BUCKETS}")
+
+
+def _int32_tuple(values: object, count: int) -> tuple[int, ...]:
+    try:
+        result = tuple(int(value) for value in values)       # type: ignore[union-attr]
+    except TypeError:
+        raise NetFileError(f"out_bias {values!r}: a sequence of {count} int32 expected, one per output "
+                           f"bucket") from None
+    if len(result) != count:
+        raise NetFileError(f"out_bias has {len(result)} values; {count} output buckets need {count}")
+    return result
 
 
 def _check_constants(qa: int, qb: int, scale: int) -> None:
@@ -203,16 +261,20 @@ def _int16_from(data: bytes, offset: int, count: int) -> array:
 
 def encode_net(network: Network) -> bytes:
     """The bytes of a JJNN file holding `network`."""
+    header = _HEADER.pack(MAGIC, network.file_version, network.n_inputs, network.hidden, network.qa, network.qb,
+                          network.scale)
+    if network.output_buckets > 1:
+        header += _BUCKETED_HEADER.pack(network.version, network.output_buckets)
     body = b"".join((
-        _HEADER.pack(MAGIC, network.version, network.n_inputs, network.hidden, network.qa, network.qb, network.scale),
-        _little_endian(network.weights), _little_endian(network.biases), _little_endian(network.out_weights),
-        _INT32.pack(network.out_bias),
+        header, _little_endian(network.weights), _little_endian(network.biases),
+        _little_endian(network.out_weights), b"".join(_INT32.pack(bias) for bias in network.out_biases),
     ))
     return body + _UINT32.pack(zlib.crc32(body))
 
 
-def _file_size(n_inputs: int, hidden: int) -> int:
-    return _HEADER.size + 2 * (n_inputs * hidden + hidden + 2 * hidden) + _INT32.size + _UINT32.size
+def _file_size(header_size: int, n_inputs: int, hidden: int, buckets: int) -> int:
+    return (header_size + 2 * (n_inputs * hidden + hidden + buckets * 2 * hidden) + buckets * _INT32.size
+            + _UINT32.size)
 
 
 def decode_net(data: bytes) -> Network:
@@ -223,13 +285,29 @@ def decode_net(data: bytes) -> Network:
     if len(data) < _HEADER.size:
         raise NetFileError(f"truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte header")
     _, version, n_inputs, hidden, qa, qb, scale = _HEADER.unpack_from(data)
+    header_size, buckets = _HEADER.size, 1
+    if version == BUCKETED_FILE_VERSION:
+        if len(data) < _HEADER.size + _BUCKETED_HEADER.size:
+            raise NetFileError(f"truncated: {len(data)} bytes, shorter than version 3's "
+                               f"{_HEADER.size + _BUCKETED_HEADER.size}-byte header")
+        version, buckets = _BUCKETED_HEADER.unpack_from(data, _HEADER.size)
+        header_size += _BUCKETED_HEADER.size
+        if version not in VERSIONS:
+            raise NetFileError(f"JJNN version 3 names feature set {version}: this engine knows feature sets "
+                               f"{', '.join(map(str, VERSIONS))}")
+        if buckets < 2:
+            _check_output_buckets(0)        # a file of one bucket is version 1 or 2
+        _check_output_buckets(buckets)
+    elif version not in VERSIONS:
+        raise NetFileError(f"JJNN version {version} is not supported: this engine reads versions "
+                           f"{', '.join(map(str, VERSIONS + (BUCKETED_FILE_VERSION,)))}")
     expected_inputs = inputs_of(version)
     if n_inputs != expected_inputs:
         raise NetFileError(f"the network has {n_inputs} inputs; JJNN version {version}'s features need "
                            f"{expected_inputs}")
     _check_hidden(hidden)
     _check_constants(qa, qb, scale)
-    expected = _file_size(n_inputs, hidden)
+    expected = _file_size(header_size, n_inputs, hidden, buckets)
     if len(data) < expected:
         raise NetFileError(f"truncated: {len(data)} bytes, a network of hidden size {hidden} needs {expected}")
     if len(data) > expected:
@@ -240,15 +318,16 @@ def decode_net(data: bytes) -> Network:
     if stored != computed:
         raise NetFileError(f"CRC mismatch: the file says {stored:08x}, its contents give {computed:08x} "
                            f"(the file is damaged)")
-    offset = _HEADER.size
+    offset = header_size
     weights = _int16_from(data, offset, n_inputs * hidden)
     offset += 2 * n_inputs * hidden
     biases = _int16_from(data, offset, hidden)
     offset += 2 * hidden
-    out_weights = _int16_from(data, offset, 2 * hidden)
-    offset += 4 * hidden
-    out_bias = _INT32.unpack_from(data, offset)[0]
-    return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale, version)
+    out_weights = _int16_from(data, offset, buckets * 2 * hidden)
+    offset += buckets * 4 * hidden
+    out_biases = tuple(_INT32.unpack_from(data, offset + 4 * k)[0] for k in range(buckets))
+    return Network(hidden, weights, biases, out_weights, out_biases if buckets > 1 else out_biases[0], qa, qb,
+                   scale, version, buckets)
 
 
 def read_net(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]) -> Network:
@@ -274,12 +353,15 @@ def write_net(path: Union[str, "os.PathLike[str]"], network: Network) -> None:
 
 
 def random_network(hidden: int = 256, seed: int = 0, weight_range: int = 64, qa: int = DEFAULT_QA,
-                   qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE, version: int = VERSION) -> Network:
+                   qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE, version: int = VERSION,
+                   output_buckets: int = 1) -> Network:
     """A network of uniform random weights in [-weight_range, weight_range] (for tests and speed
     measurements: it plays nonsense). The range keeps an accumulator of 32 pieces inside int16 as long
     as 33 * weight_range <= 32767."""
     rng = random.Random(seed)
     def values(count: int) -> array:
         return array("h", [rng.randint(-weight_range, weight_range) for _ in range(count)])
-    return Network(hidden, values(inputs_of(version) * hidden), values(hidden), values(2 * hidden),
-                   rng.randint(-1000, 1000), qa, qb, scale, version)
+    arrays = values(inputs_of(version) * hidden), values(hidden), values(output_buckets * 2 * hidden)
+    biases = [rng.randint(-1000, 1000) for _ in range(output_buckets)]
+    return Network(hidden, *arrays, biases if output_buckets > 1 else biases[0], qa, qb, scale, version,
+                   output_buckets)

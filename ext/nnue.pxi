@@ -1,9 +1,10 @@
 # The NNUE evaluation: the network's arrays, its input features, the accumulators and the output layer.
 #
-# The network ("JJNN" versions 1 and 2; engine/netfile.py holds the format and its reference description):
+# The network ("JJNN" versions 1 to 3; engine/netfile.py holds the format and its reference description):
 # 1260 inputs per perspective (own/opponent's x 7 types x 90 squares, ranks counted from the perspective's
 # own back rank), H hidden units per perspective as int16 accumulators, then one output from both
-# perspectives' clipped accumulators, the side to move's first. A move changes 2 features of each
+# perspectives' clipped accumulators, the side to move's first, by the weights of the position's output
+# bucket (version 3: one set per range of the number of pieces; versions 1 and 2 have one). A move changes 2 features of each
 # perspective (3 for a capture), so an accumulator is updated from its parent's with 2-3 column
 # adds/subtracts instead of being summed from its ~32 pieces.
 #
@@ -133,6 +134,7 @@ cdef enum:
     N_KING_BUCKETS = 6         # version 2: the own general's d/e file (after the mirror) x 3 palace ranks
     N_VIEWS = 2 * N_KING_BUCKETS   # bucket * 2 + mirror (9 of the 12 occur: a palace point each)
     NNUE_MAX_HIDDEN = 2048
+    NNUE_MAX_OUTPUT_BUCKETS = 32   # engine/netfile.py MAX_OUTPUT_BUCKETS: one per number of pieces at most
     NNUE_ALIGN = 64            # bytes: the arrays start on a cache line, which helps the vectorised loops
     # AccumulatorStack.pending codes below 16 (piece ids start at 16).
     ACC_ROOT = 0               # ply 0: computed from scratch when the search starts
@@ -147,8 +149,9 @@ cdef struct NnueNetwork:
     int scale                  # centipawns per unit of out / (QA * QB)
     int16_t* weights           # [N_FEATURES][H] (version 2: [N_KING_BUCKETS * N_FEATURES][H]), feature-major
     int16_t* biases            # [H]
-    int16_t* out_weights       # [2H]: the side to move's half, then the other side's
-    int32_t out_bias
+    int output_buckets         # B: the output layer's weights and bias chosen by the number of pieces
+    int16_t* out_weights       # [B][2H]: per bucket, the side to move's half, then the other side's
+    int32_t out_biases[NNUE_MAX_OUTPUT_BUCKETS]   # [B]
 
 
 cdef struct AccumulatorStack:
@@ -385,13 +388,24 @@ cdef void stack_bring_up_to_date(AccumulatorStack* stack, NnueNetwork* net, Pos*
 
 # -- the output ----------------------------------------------------------------------------------------
 
-cdef int network_output(NnueNetwork* net, int16_t* us, int16_t* them) noexcept nogil:
+cdef inline int output_bucket(NnueNetwork* net, Pos* p) noexcept nogil:
+    """The output bucket of p: (pieces on the board - 1) * B // 32 (engine/netfile.py output_bucket)."""
+    if net.output_buckets == 1:
+        return 0
+    cdef int piece, pieces = 0
+    for piece in range(16, 48):
+        pieces += p.square[piece] != 0
+    return (pieces - 1) * net.output_buckets // 32
+
+
+cdef int network_output(NnueNetwork* net, int16_t* us, int16_t* them, int bucket) noexcept nogil:
     """The evaluation (centipawns, side to move's view) of the accumulators of the side to move (us) and
-    of the other side: floor(out * SCALE / (QA * QB)), rounded towards minus infinity like Python's //
-    (C's / truncates towards zero, hence the correction)."""
+    of the other side with the output bucket's weights: floor(out * SCALE / (QA * QB)), rounded towards
+    minus infinity like Python's // (C's / truncates towards zero, hence the correction)."""
     cdef int h = net.hidden
-    cdef int32_t out = (jj_clipped_dot(us, net.out_weights, h, <int16_t>net.qa)
-                        + jj_clipped_dot(them, net.out_weights + h, h, <int16_t>net.qa) + net.out_bias)
+    cdef int16_t* weights = net.out_weights + bucket * 2 * h
+    cdef int32_t out = (jj_clipped_dot(us, weights, h, <int16_t>net.qa)
+                        + jj_clipped_dot(them, weights + h, h, <int16_t>net.qa) + net.out_biases[bucket])
     cdef int64_t scaled = <int64_t>out * net.scale
     cdef int64_t divisor = <int64_t>net.qa * net.qb
     cdef int64_t quotient = scaled // divisor     # C division (the build sets cdivision)
@@ -404,14 +418,15 @@ cdef int nnue_evaluate_ply(AccumulatorStack* stack, NnueNetwork* net, Pos* p, in
                            int ply) noexcept nogil:
     """The network's evaluation at search ply `ply` (p its position), from the lazily updated stack."""
     stack_bring_up_to_date(stack, net, p, root_ply, ply)
-    return network_output(net, stack_entry(stack, ply, p.side), stack_entry(stack, ply, p.side ^ 1))
+    return network_output(net, stack_entry(stack, ply, p.side), stack_entry(stack, ply, p.side ^ 1),
+                          output_bucket(net, p))
 
 
 cdef int nnue_evaluate_from_scratch(NnueNetwork* net, Pos* p, int16_t* scratch) noexcept nogil:
     """The network's evaluation of p, its accumulators computed into scratch (2 * hidden int16)."""
     refresh_accumulator(net, p, p.side, scratch)
     refresh_accumulator(net, p, p.side ^ 1, scratch + net.hidden)
-    return network_output(net, scratch, scratch + net.hidden)
+    return network_output(net, scratch, scratch + net.hidden, output_bucket(net, p))
 
 
 cdef inline int clamp_to_eval_range(int value) noexcept nogil:
@@ -456,27 +471,37 @@ cdef class _NetworkArrays:
         from array import array
         cdef int h = network.hidden
         cdef int version = getattr(network, "version", 1)
+        cdef int buckets = getattr(network, "output_buckets", 1)
         if version not in (1, 2):
             raise ValueError(f"JJNN version {version} is not supported (1 or 2)")
+        if not 1 <= buckets <= NNUE_MAX_OUTPUT_BUCKETS:
+            raise ValueError(f"{buckets} output buckets: 1..{NNUE_MAX_OUTPUT_BUCKETS} are supported")
+        biases = tuple(network.out_biases) if buckets > 1 else (network.out_bias,)
+        if len(biases) != buckets:
+            raise ValueError(f"{len(biases)} output biases for {buckets} output buckets")
         cdef Py_ssize_t n_features = N_FEATURES * (N_KING_BUCKETS if version == 2 else 1)
         if not (0 < h <= NNUE_MAX_HIDDEN and h % 16 == 0):
             raise ValueError(f"hidden size {h} is out of range (1..{NNUE_MAX_HIDDEN}, a multiple of 16)")
         if not (0 < network.qa <= 32767 and network.qb > 0 and network.scale > 0):
             raise ValueError("QA must be 1..32767, QB and SCALE positive")
         self.net.qa, self.net.qb, self.net.scale = network.qa, network.qb, network.scale
-        self.net.out_bias = network.out_bias
+        self.net.output_buckets = buckets
+        for bucket in range(buckets):
+            self.net.out_biases[bucket] = biases[bucket]
         self.net.king_buckets = version == 2
         self.net.weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * n_features * h)
         self.net.biases = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * h)
-        self.net.out_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * h)
+        self.net.out_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * buckets * 2 * h)
         if self.net.weights == NULL or self.net.biases == NULL or self.net.out_weights == NULL:
             raise MemoryError("cannot allocate the network")
         _copy_int16(self.net.weights, array("h", network.weights), n_features * h)
         _copy_int16(self.net.biases, array("h", network.biases), h)
-        _copy_int16(self.net.out_weights, array("h", network.out_weights), 2 * h)
-        bound = network.qa * sum([abs(self.net.out_weights[j]) for j in range(2 * h)]) + abs(network.out_bias)
-        if bound >= 2**31:
-            raise ValueError("the output layer can overflow int32 (QA * sum|Wo| + |bo| >= 2**31)")
+        _copy_int16(self.net.out_weights, array("h", network.out_weights), buckets * 2 * h)
+        for bucket in range(buckets):
+            bound = (network.qa * sum([abs(self.net.out_weights[bucket * 2 * h + j]) for j in range(2 * h)])
+                     + abs(biases[bucket]))
+            if bound >= 2**31:
+                raise ValueError("the output layer can overflow int32 (QA * sum|Wo| + |bo| >= 2**31)")
         self.net.hidden = h       # last: a partly loaded network stays unusable
 
 
@@ -560,8 +585,10 @@ def nnue_output_parts(Board board):
         raise MemoryError()
     refresh_accumulator(net, board.pos, board.pos.side, scratch)
     refresh_accumulator(net, board.pos, board.pos.side ^ 1, scratch + h)
-    cdef int32_t own = jj_clipped_dot(scratch, net.out_weights, h, <int16_t>net.qa)
-    cdef int32_t other = jj_clipped_dot(scratch + h, net.out_weights + h, h, <int16_t>net.qa)
+    cdef int bucket = output_bucket(net, board.pos)
+    cdef int16_t* weights = net.out_weights + bucket * 2 * h
+    cdef int32_t own = jj_clipped_dot(scratch, weights, h, <int16_t>net.qa)
+    cdef int32_t other = jj_clipped_dot(scratch + h, weights + h, h, <int16_t>net.qa)
     free(scratch)
     cdef double unit = net.scale / (<double>net.qa * net.qb)
-    return own * unit, other * unit, net.out_bias * unit
+    return own * unit, other * unit, net.out_biases[bucket] * unit

@@ -1,5 +1,5 @@
-"""engine/netfile.py: the JJNN network files (version 1, and version 2 with its king buckets), written and
-read back, and every kind of malformed file rejected with a message that says what is wrong."""
+"""engine/netfile.py: the JJNN network files (version 1, version 2 with its king buckets, version 3 with
+output buckets), written and read back, and every kind of malformed file rejected with a message that says what is wrong."""
 from __future__ import annotations
 
 import struct
@@ -10,7 +10,7 @@ import pytest
 
 from engine.netfile import (
     MAGIC, N_INPUTS, N_INPUTS_V2, NetFileError, Network, decode_net, encode_net, feature_index,
-    feature_index_v2, king_bucket, random_network, read_net, write_net,
+    feature_index_v2, king_bucket, output_bucket, random_network, read_net, write_net,
 )
 
 HEADER = struct.Struct("<4sIIIiii")
@@ -84,7 +84,7 @@ def test_feature_index_follows_the_spec():
     (lambda d: b"", "not a JJNN network file"),
     (lambda d: b"NNJJ" + d[4:], "not a JJNN network file"),
     (lambda d: d[:20], "shorter than the 28-byte header"),
-    (lambda d: with_header(d, version=3), "version 3 is not supported"),
+    (lambda d: with_header(d, version=4), "version 4 is not supported"),
     (lambda d: with_header(d, version=0), "version 0 is not supported"),
     (lambda d: with_header(d, version=2), "1260 inputs; JJNN version 2's features need 7560"),
     (lambda d: with_header(d, n_inputs=1261), "1261 inputs"),
@@ -211,3 +211,68 @@ def test_feature_index_v2_follows_the_spec():
                for f in range(9) for r in range(10) for kf in (3, 4, 5)
                for kr in ((0, 1, 2) if p == 0 else (7, 8, 9))}
     assert indices == set(range(N_INPUTS_V2))
+
+
+# -- version 3: output buckets ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def net_v3() -> Network:
+    return random_network(hidden=16, seed=5, version=2, output_buckets=8)
+
+
+def test_output_buckets_by_the_number_of_pieces():
+    # Eight buckets: Stockfish's (pieces - 1) // 4; one bucket: always 0.
+    assert [output_bucket(n, 8) for n in (2, 4, 5, 8, 9, 28, 29, 32)] == [0, 0, 1, 1, 2, 6, 7, 7]
+    assert {output_bucket(n, 1) for n in range(2, 33)} == {0}
+    assert sorted({output_bucket(n, 3) for n in range(2, 33)}) == [0, 1, 2]
+
+
+def test_version_3_round_trip_and_layout(tmp_path, net_v3):
+    path = tmp_path / "v3.jjnn"
+    write_net(path, net_v3)
+    again = read_net(path)
+    assert again == net_v3 and again.version == 2 and again.output_buckets == 8 and again.file_version == 3
+    assert len(again.out_biases) == 8 and again.out_bias == again.out_biases
+    data = path.read_bytes()
+    assert header(data) == [MAGIC, 3, 7560, 16, 255, 64, 400]
+    assert struct.unpack_from("<II", data, HEADER.size) == (2, 8)
+    offset = HEADER.size + 8 + 2 * (7560 * 16 + 16)
+    # Bucket 1's output weights follow bucket 0's 2H; the biases, one int32 per bucket, follow them all.
+    assert struct.unpack_from("<h", data, offset + 2 * 32)[0] == net_v3.out_weights[32]
+    assert struct.unpack_from("<8i", data, offset + 2 * 8 * 32) == net_v3.out_biases
+    assert len(data) == HEADER.size + 8 + 2 * (7560 * 16 + 16 + 8 * 32) + 8 * 4 + 4
+    # One bucket is written as before: version 1 or 2, one int bias.
+    plain = random_network(hidden=16, seed=5)
+    assert header(encode_net(plain))[1] == 1 and plain.out_biases == (plain.out_bias,)
+
+
+def with_bucket_header(data: bytes, features: int, buckets: int) -> bytes:
+    return data[:HEADER.size] + struct.pack("<II", features, buckets) + data[HEADER.size + 8:]
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda d: d[:HEADER.size + 4], "shorter than version 3's 36-byte header"),
+    (lambda d: with_bucket_header(d, 3, 8), "names feature set 3"),
+    (lambda d: with_bucket_header(d, 2, 1), "0 output buckets: there must be 1..32"),
+    (lambda d: with_bucket_header(d, 2, 33), "33 output buckets"),
+    (lambda d: with_bucket_header(d, 2, 7), "2 trailing bytes|trailing bytes"),
+    (lambda d: with_bucket_header(d, 1, 8), "7560 inputs; JJNN version 1's features need 1260"),
+    (lambda d: d[:-1], "truncated"),
+])
+def test_bad_version_3_files_are_refused(net_v3, corrupt, message):
+    with pytest.raises(NetFileError, match=message):
+        read_net(corrupt(encode_net(net_v3)))
+
+
+def test_a_network_with_output_buckets_checks_its_biases():
+    base = random_network(hidden=16, seed=6, output_buckets=4)
+    with pytest.raises(NetFileError, match="out_bias has 3 values; 4 output buckets need 4"):
+        Network(16, base.weights, base.biases, base.out_weights, (1, 2, 3), output_buckets=4)
+    with pytest.raises(NetFileError, match="a sequence of 4 int32 expected"):
+        Network(16, base.weights, base.biases, base.out_weights, 5, output_buckets=4)
+    with pytest.raises(NetFileError, match="one int32 expected for one output bucket"):
+        Network(16, base.weights, base.biases, base.out_weights[:32], (5,))
+    with pytest.raises(NetFileError, match="out_weights has 32 values; hidden size 16 and 4 output buckets needs 128"):
+        Network(16, base.weights, base.biases, base.out_weights[:32], (1, 2, 3, 4), output_buckets=4)
+    with pytest.raises(NetFileError, match="does not fit in an int32"):
+        Network(16, base.weights, base.biases, base.out_weights, (1, 2, 3, 2**31), output_buckets=4)

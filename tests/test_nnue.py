@@ -60,8 +60,10 @@ def reference_evaluate(net: Network, board: _core.Board) -> int:
     us, them = accs[board.side], accs[1 - board.side]
     def clipped(x: int) -> int:
         return min(max(x, 0), net.qa)
-    out = (sum(clipped(a) * w for a, w in zip(us, net.out_weights[:h]))
-           + sum(clipped(a) * w for a, w in zip(them, net.out_weights[h:])) + net.out_bias)
+    bucket = (len(board.pieces()) - 1) * net.output_buckets // 32
+    weights = net.out_weights[bucket * 2 * h:(bucket + 1) * 2 * h]
+    out = (sum(clipped(a) * w for a, w in zip(us, weights[:h]))
+           + sum(clipped(a) * w for a, w in zip(them, weights[h:])) + net.out_biases[bucket])
     return out * net.scale // (net.qa * net.qb)      # Python's // rounds towards minus infinity
 
 
@@ -317,6 +319,30 @@ def test_a_search_with_a_v2_network(net_v2):
     for position in random_positions(3, seed=14, max_plies=60):
         if position.legal_moves():
             assert searcher.search(position.kernel_board, depth=5).bestmove in position.legal_moves()
+
+
+@pytest.mark.parametrize("version, buckets", [(1, 8), (2, 4), (1, 32)])
+def test_output_buckets_evaluate_as_the_reference(version, buckets):
+    # Positions of every number of pieces, each weighed by its own bucket's output weights and bias.
+    network = random_network(hidden=32, seed=13, weight_range=400, version=version, output_buckets=buckets)
+    _core.set_network(network)
+    try:
+        seen = set()
+        for position in random_positions(80, seed=23, max_plies=200):
+            board = position.kernel_board
+            assert _core.nnue_evaluate(board) == reference_evaluate(network, board), position.fen()
+            own, other, bias = _core.nnue_output_parts(board)
+            bucket = (len(board.pieces()) - 1) * buckets // 32
+            assert bias == pytest.approx(network.out_biases[bucket] * network.scale / (network.qa * network.qb))
+            seen.add(bucket)
+        assert len(seen) >= min(buckets, 6)
+        searcher = _core.Searcher(4, 1)
+        searcher.use_nnue = True
+        position = random_positions(1, seed=24, max_plies=90)[0]
+        assert searcher.search(position.kernel_board, depth=4).bestmove in position.legal_moves()
+        assert searcher.evaluate(position.kernel_board) == reference_evaluate(network, position.kernel_board)
+    finally:
+        _core.clear_network()
 
 
 def test_set_network_checks_the_version():

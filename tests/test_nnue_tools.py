@@ -439,7 +439,7 @@ def test_engine_evaluates_a_trained_v2_net_as_the_trainer_does(tmp_path):
     qnet = nnue_net.quantise(net)
     path = str(tmp_path / "v2.jjnn")
     nnue_net.write_jjnn(path, qnet)
-    positions = random_positions(60, seed=17)
+    positions = random_positions(600, seed=17)[::6]      # the later plies of its games have fewer pieces
     records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
     batch = nnue_net.evaluate_quantised(qnet, *nnue_net.record_features(records, 2))
     floats = nnue_net.evaluate_float(net, *nnue_net.record_features(records, 2))
@@ -542,3 +542,64 @@ def test_a_teacher_that_dies_abandons_its_game_and_is_started_again(tmp_path, mo
     assert "game 0 abandoned" in err and "1 games abandoned (the teacher failed)" in err
     records = nnue_data.read_records(path)
     assert sorted(np.unique(records["game"])) == [1, 2]      # the other games, from the new teacher
+
+
+# -- output buckets (JJNN file version 3) -------------------------------------------------------------
+
+@pytest.mark.parametrize("buckets, version", [(1, 1), (8, 1), (4, 2)])
+def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets, version):
+    # The hand-written backward pass against central differences of the loss (float64 for the check).
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    records, _ = train_nnue.load([selfplay_file], 3000)
+    data = train_nnue.data_set(records[:300], 400.0, 0.7, factorise=True, version=version)
+    rng = np.random.default_rng(5)
+    net = train_nnue.initial_net(16, rng, True, version, buckets)
+    trainer = train_nnue.Trainer(net, 400.0, 1e-3)
+    for name in trainer.params:
+        trainer.params[name] = (trainer.params[name] + rng.normal(0, 0.05, np.shape(trainer.params[name])))
+        trainer.params[name] = trainer.params[name].astype(np.float64)
+    if buckets > 1:
+        assert len(set(nnue_net.output_buckets_of(data.us_features, buckets))) > 1
+    _, grads = trainer.gradients(data)
+    for name in ("W", "b", "wo", "bo"):
+        values = trainer.params[name].reshape(-1)
+        gradient = np.asarray(grads[name]).reshape(-1)
+        for index in rng.choice(np.flatnonzero(gradient) if np.any(gradient) else np.arange(len(values)), 4):
+            saved = values[index]
+            values[index] = saved + 1e-6
+            up = trainer.gradients(data)[0]
+            values[index] = saved - 1e-6
+            down = trainer.gradients(data)[0]
+            values[index] = saved
+            assert gradient[index] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-9), (name, index)
+
+
+def test_output_buckets_from_training_to_the_engine(selfplay_file, tmp_path):
+    # Trained with 8 output buckets, written as version 3, read back and evaluated by the engine exactly
+    # as the trainer's reference does, at positions of every stage.
+    pytest.importorskip("scipy")
+    import train_nnue
+    from engine import _core, netfile
+
+    path = str(tmp_path / "ob.jjnn")
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
+                            "--mirror", "--factorise", "--output-buckets", "8", "--validation", "0.34",
+                            "--check"]) == 0
+    qnet = nnue_net.read_jjnn(path)
+    assert qnet.output_buckets == 8 and qnet.wo.shape == (8, 32) and len(qnet.bo) == 8
+    assert netfile.read_net(path).file_version == 3
+    positions = random_positions(600, seed=17)[::6]      # the later plies of its games have fewer pieces
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    us, them = nnue_net.record_features(records)
+    assert len(set(nnue_net.output_buckets_of(us, 8))) >= 3
+    floats = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
+    _core.set_network(netfile.read_net(path))
+    try:
+        for position, value in zip(positions, floats):
+            engine_value = _core.nnue_evaluate(position.kernel_board)
+            assert engine_value == nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+            assert abs(engine_value - value) < 1        # the float network of the same integers, floored
+    finally:
+        _core.clear_network()

@@ -114,7 +114,7 @@ def version_of(n_inputs: int) -> int:
 @dataclass
 class FloatNet:
     """The float network: W (n_inputs, H), b (H,), wo (2H,), bo (a float); n_inputs N_INPUTS (version 1)
-    or N_INPUTS_V2 (version 2)."""
+    or N_INPUTS_V2 (version 2). With B output buckets (JJNN file version 3) wo is (B, 2H) and bo (B,)."""
 
     W: np.ndarray
     b: np.ndarray
@@ -129,6 +129,10 @@ class FloatNet:
     def version(self) -> int:
         return version_of(len(self.W))
 
+    @property
+    def output_buckets(self) -> int:
+        return 1 if np.ndim(self.wo) == 1 else len(self.wo)
+
 
 @dataclass
 class QuantNet:
@@ -136,8 +140,8 @@ class QuantNet:
 
     W: np.ndarray       # int16 (n_inputs, H)
     b: np.ndarray       # int16 (H,)
-    wo: np.ndarray      # int16 (2H,)
-    bo: int             # int32
+    wo: np.ndarray      # int16 (2H,); with B output buckets (B, 2H)
+    bo: "int | np.ndarray"   # int32; with B output buckets int64 (B,)
     qa: int = QA
     qb: int = QB
     scale: int = SCALE
@@ -149,6 +153,27 @@ class QuantNet:
     @property
     def version(self) -> int:
         return version_of(len(self.W))
+
+    @property
+    def output_buckets(self) -> int:
+        return 1 if np.ndim(self.wo) == 1 else len(self.wo)
+
+
+def output_buckets_of(us: np.ndarray, buckets: int) -> np.ndarray:
+    """The output bucket of each position given by a perspective's feature arrays (one feature per piece
+    on the board): (pieces - 1) * buckets // 32, engine/netfile.py's output_bucket."""
+    return (np.sum(np.asarray(us) != NO_FEATURE, axis=1) - 1) * buckets // 32
+
+
+def output_layer(wo: np.ndarray, bo, a_us: np.ndarray, a_them: np.ndarray, bucket: np.ndarray) -> np.ndarray:
+    """The output before scaling: each position's clipped accumulators (the side to move's, the other's)
+    times its bucket's output weights, plus its bias (one bucket: wo (2H,), bo a number)."""
+    h = a_us.shape[1]
+    if np.ndim(wo) == 1:
+        return a_us @ wo[:h] + a_them @ wo[h:] + bo
+    weights = wo[bucket]
+    return (np.einsum("ij,ij->i", a_us, weights[:, :h]) + np.einsum("ij,ij->i", a_them, weights[:, h:])
+            + np.asarray(bo)[bucket])
 
 
 def _accumulate(weights: np.ndarray, bias: np.ndarray, features: np.ndarray, dtype: type) -> np.ndarray:
@@ -172,10 +197,10 @@ def evaluate_float(net: FloatNet, us: np.ndarray, them: np.ndarray) -> np.ndarra
 
 
 def _evaluate_float(net: FloatNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
-    h = net.hidden
     a_us = np.clip(_accumulate(net.W, net.b, us, np.float64), 0.0, 1.0)
     a_them = np.clip(_accumulate(net.W, net.b, them, np.float64), 0.0, 1.0)
-    return (a_us @ net.wo[:h] + a_them @ net.wo[h:] + net.bo) * SCALE
+    bucket = output_buckets_of(us, net.output_buckets)
+    return output_layer(np.asarray(net.wo, np.float64), net.bo, a_us, a_them, bucket) * SCALE
 
 
 def quantise(net: FloatNet) -> QuantNet:
@@ -186,11 +211,12 @@ def quantise(net: FloatNet) -> QuantNet:
     if np.abs(wo).max(initial=0) > 32767:
         raise ValueError("an output weight does not fit int16 after quantisation")
     wo_q = wo.astype(np.int16)
-    bo_q = int(round(net.bo * QA * QB))
-    # The engine sums out_q in int32: the worst case over all activations must fit.
-    if QA * int(np.abs(wo_q.astype(np.int64)).sum()) + abs(bo_q) > 2**31 - 1:
+    bo_q = np.round(np.asarray(net.bo, np.float64) * QA * QB).astype(np.int64)
+    # The engine sums out_q in int32: the worst case over all activations must fit, in every bucket.
+    worst = QA * np.abs(wo_q.astype(np.int64)).reshape(net.output_buckets, -1).sum(axis=1) + np.abs(bo_q)
+    if worst.max() > 2**31 - 1:
         raise ValueError("the output layer could overflow int32")
-    return QuantNet(w_q, b_q, wo_q, bo_q)
+    return QuantNet(w_q, b_q, wo_q, int(bo_q) if bo_q.ndim == 0 else bo_q)
 
 
 def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> QuantNet:
@@ -198,15 +224,23 @@ def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: n
     does on average. Rounding the output weights to steps of 1/QB errs by a fixed amount per weight;
     weighted by the mean activations these errors add up to an offset common to all positions, tens of
     centipawns when the weights are only a few steps large. The output bias takes that offset out; what
-    is left varies from position to position."""
-    offset = np.mean(evaluate_float(net, us, them) - evaluate_float(dequantise(qnet), us, them)) / SCALE
-    bo_q = qnet.bo + int(round(offset * qnet.qa * qnet.qb))
+    is left varies from position to position. With output buckets, each bucket's bias by its own
+    positions (by all of them for a bucket that has none)."""
+    difference = (evaluate_float(net, us, them) - evaluate_float(dequantise(qnet), us, them)) / SCALE
+    if qnet.output_buckets == 1:
+        bo_q = qnet.bo + int(round(np.mean(difference) * qnet.qa * qnet.qb))
+    else:
+        bucket = output_buckets_of(us, qnet.output_buckets)
+        offsets = [np.mean(difference[bucket == k]) if np.any(bucket == k) else np.mean(difference)
+                   for k in range(qnet.output_buckets)]
+        bo_q = qnet.bo + np.round(np.array(offsets) * qnet.qa * qnet.qb).astype(np.int64)
     return QuantNet(qnet.W, qnet.b, qnet.wo, bo_q, qnet.qa, qnet.qb, qnet.scale)
 
 
 def dequantise(qnet: QuantNet) -> FloatNet:
     """The float network whose exact values the integer one holds (for testing the integer arithmetic)."""
-    return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, qnet.bo / (qnet.qa * qnet.qb))
+    return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb,
+                    np.asarray(qnet.bo) / (qnet.qa * qnet.qb) if qnet.output_buckets > 1 else qnet.bo / (qnet.qa * qnet.qb))
 
 
 def evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
@@ -215,11 +249,10 @@ def evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.n
 
 
 def _evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
-    h = qnet.hidden
     a_us = np.clip(_accumulate(qnet.W, qnet.b, us, np.int64), 0, qnet.qa)
     a_them = np.clip(_accumulate(qnet.W, qnet.b, them, np.int64), 0, qnet.qa)
-    wo = qnet.wo.astype(np.int64)
-    out = a_us @ wo[:h] + a_them @ wo[h:] + qnet.bo
+    bucket = output_buckets_of(us, qnet.output_buckets)
+    out = output_layer(qnet.wo.astype(np.int64), np.asarray(qnet.bo, np.int64), a_us, a_them, bucket)
     return (out * qnet.scale) // (qnet.qa * qnet.qb)      # floor, as the engine rounds
 
 
@@ -230,15 +263,17 @@ def rounding_bound(net: FloatNet, active: int = MAX_PIECES) -> float:
     (a <= 1); bo by half a step of 1/(QA QB); the rounding down to whole centipawns by less than 1.
     It holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
     acc_error = (active + 1) * 0.5 / QA
-    out_error = acc_error * np.abs(net.wo).sum() + len(net.wo) * 0.5 / QB + 0.5 / (QA * QB)
+    wo = np.reshape(net.wo, (net.output_buckets, -1))        # the worst bucket's
+    out_error = acc_error * np.abs(wo).sum(axis=1).max() + wo.shape[1] * 0.5 / QB + 0.5 / (QA * QB)
     return float(out_error * SCALE + 1)
 
 
 def to_network(qnet: QuantNet) -> netfile.Network:
     """The quantised net as the engine's file format holds it."""
+    bias = [int(b) for b in qnet.bo] if qnet.output_buckets > 1 else int(qnet.bo)
     return netfile.Network(qnet.hidden, np.ascontiguousarray(qnet.W, dtype=np.int16).ravel().tolist(),
-                           qnet.b.astype(np.int16).tolist(), qnet.wo.astype(np.int16).tolist(), int(qnet.bo),
-                           qnet.qa, qnet.qb, qnet.scale, qnet.version)
+                           qnet.b.astype(np.int16).tolist(), qnet.wo.astype(np.int16).ravel().tolist(), bias,
+                           qnet.qa, qnet.qb, qnet.scale, qnet.version, qnet.output_buckets)
 
 
 def write_jjnn(path: str, qnet: QuantNet) -> None:
@@ -250,9 +285,12 @@ def read_jjnn(path: str) -> QuantNet:
     """Read a JJNN file (engine.netfile, which checks it: NetFileError)."""
     network = netfile.read_net(path)
     h = network.hidden
+    wo = np.array(network.out_weights, dtype=np.int16)
+    bucketed = network.output_buckets > 1
     return QuantNet(np.array(network.weights, dtype=np.int16).reshape(network.n_inputs, h),
-                    np.array(network.biases, dtype=np.int16), np.array(network.out_weights, dtype=np.int16),
-                    network.out_bias, network.qa, network.qb, network.scale)
+                    np.array(network.biases, dtype=np.int16), wo.reshape(network.output_buckets, 2 * h) if bucketed else wo,
+                    np.array(network.out_biases, np.int64) if bucketed else network.out_bias, network.qa, network.qb,
+                    network.scale)
 
 
 def record_features(records: np.ndarray, version: int = 1, mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -55,8 +55,8 @@ import scipy.sparse
 
 from nnue_data import SCORE_LIMIT, read_records, record_fen
 from nnue_net import (MAX_PIECES, N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
-                      calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
-                      record_features, rounding_bound, write_jjnn)
+                      calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, output_buckets_of,
+                      quantise, record_features, rounding_bound, write_jjnn)
 
 DTYPE = np.float32
 
@@ -210,11 +210,13 @@ def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0
     return DataSet(us, them, target, records, version, factorise)
 
 
-def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, version: int = 1) -> FloatNet:
+def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, version: int = 1,
+                output_buckets: int = 1) -> FloatNet:
     """Small random weights: an accumulator starts near the middle of the clamp's [0, 1], where it has a
     gradient (30-odd features of standard deviation 0.05 around a bias of 0.5). Virtual weights start at 0.
     Factorised king buckets: the shared un-bucketed weights start random and the bucketed ones at 0 (each
-    bucket starts as the same plain network and learns its differences from it)."""
+    bucket starts as the same plain network and learns its differences from it). Output buckets start
+    with the same output weights."""
     if version == 1:
         W = rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE)
         if factorise:
@@ -224,10 +226,11 @@ def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, 
                             np.zeros((N_VIRTUAL, hidden), DTYPE)])
     else:
         W = rng.normal(0, 0.05, (N_INPUTS_V2, hidden)).astype(DTYPE)
-    return FloatNet(W=W,
-                    b=np.full(hidden, 0.5, DTYPE),
-                    wo=rng.normal(0, 1 / np.sqrt(2 * hidden), 2 * hidden).astype(DTYPE),
-                    bo=0.0)
+    wo = rng.normal(0, 1 / np.sqrt(2 * hidden), 2 * hidden).astype(DTYPE)
+    if output_buckets > 1:
+        return FloatNet(W=W, b=np.full(hidden, 0.5, DTYPE), wo=np.tile(wo, (output_buckets, 1)),
+                        bo=np.zeros(output_buckets, DTYPE))
+    return FloatNet(W=W, b=np.full(hidden, 0.5, DTYPE), wo=wo, bo=0.0)
 
 
 class Trainer:
@@ -240,7 +243,9 @@ class Trainer:
         self.k = k
         self.lr = lr
         self.weight_decay = weight_decay
-        self.params = {"W": net.W, "b": net.b, "wo": net.wo, "bo": np.array([net.bo], DTYPE)}
+        self.buckets = net.output_buckets
+        self.params = {"W": net.W, "b": net.b, "wo": net.wo,
+                       "bo": np.array([net.bo], DTYPE) if self.buckets == 1 else net.bo}
         self.m = {name: np.zeros_like(p) for name, p in self.params.items()}
         self.v = {name: np.zeros_like(p) for name, p in self.params.items()}
         self.t = 0
@@ -252,7 +257,11 @@ class Trainer:
         acc_them = batch.them @ p["W"] + p["b"]
         a_us = np.clip(acc_us, 0, 1)
         a_them = np.clip(acc_them, 0, 1)
-        out = a_us @ p["wo"][:h] + a_them @ p["wo"][h:] + p["bo"][0]
+        if self.buckets == 1:
+            out = a_us @ p["wo"][:h] + a_them @ p["wo"][h:] + p["bo"][0]
+        else:       # every bucket's output (a small product), then each position's own bucket's
+            every = a_us @ p["wo"][:, :h].T + a_them @ p["wo"][:, h:].T + p["bo"]
+            out = every[np.arange(len(every)), output_buckets_of(batch.us_features, self.buckets)]
         prediction = sigmoid(out * (SCALE / self.k))
         return acc_us, acc_them, a_us, a_them, prediction
 
@@ -266,21 +275,42 @@ class Trainer:
 
     def step(self, batch: DataSet) -> float:
         """One Adam step on the batch; returns the batch's loss before it."""
+        loss, grads = self.gradients(batch)
+        self._apply(grads)
+        return loss
+
+    def gradients(self, batch: DataSet) -> tuple[float, dict[str, np.ndarray]]:
+        """The batch's mean squared error and its gradient for each parameter."""
         p = self.params
         h = len(p["b"])
         acc_us, acc_them, a_us, a_them, prediction = self.forward(batch)
         error = prediction - batch.target
         # d loss / d out: the mean of (prediction - target)^2 through the sigmoid of out * SCALE / K.
         d_out = (2 / len(error)) * error * prediction * (1 - prediction) * (SCALE / self.k)
+        if self.buckets == 1:
+            wo = p["wo"]
+            d_wo = np.concatenate([a_us.T @ d_out, a_them.T @ d_out])
+            d_bo = np.array([d_out.sum()], DTYPE)
+        else:       # each position's gradient goes to its own bucket's output weights (d_buckets: one-hot)
+            bucket = output_buckets_of(batch.us_features, self.buckets)
+            wo = p["wo"][bucket]
+            d_buckets = np.zeros((len(d_out), self.buckets), DTYPE)
+            d_buckets[np.arange(len(d_out)), bucket] = d_out
+            d_wo = np.concatenate([d_buckets.T @ a_us, d_buckets.T @ a_them], axis=1)
+            d_bo = d_buckets.sum(axis=0)
         # The clamp passes the gradient only strictly inside (0, 1).
-        d_us = np.outer(d_out, p["wo"][:h]) * ((acc_us > 0) & (acc_us < 1))
-        d_them = np.outer(d_out, p["wo"][h:]) * ((acc_them > 0) & (acc_them < 1))
+        d_us = d_out[:, None] * wo[..., :h] * ((acc_us > 0) & (acc_us < 1))
+        d_them = d_out[:, None] * wo[..., h:] * ((acc_them > 0) & (acc_them < 1))
         grads = {
             "W": batch.us.T @ d_us + batch.them.T @ d_them,
             "b": d_us.sum(axis=0) + d_them.sum(axis=0),
-            "wo": np.concatenate([a_us.T @ d_out, a_them.T @ d_out]),
-            "bo": np.array([d_out.sum()], DTYPE),
+            "wo": d_wo,
+            "bo": d_bo,
         }
+        return float(np.mean(error ** 2)), grads
+
+    def _apply(self, grads: dict[str, np.ndarray]) -> None:
+        p = self.params
         self.t += 1
         correction1 = 1 - self.BETA1 ** self.t
         correction2 = 1 - self.BETA2 ** self.t
@@ -298,12 +328,12 @@ class Trainer:
             p["W"] *= 1 - self.lr * self.weight_decay
         np.clip(p["W"], -WEIGHT_LIMIT, WEIGHT_LIMIT, out=p["W"])
         np.clip(p["b"], -WEIGHT_LIMIT, WEIGHT_LIMIT, out=p["b"])
-        return float(np.mean(error ** 2))
 
     def snapshot(self) -> FloatNet:
         """The network as the engine computes it (folded, when factorised)."""
         p = self.params
-        return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), float(p["bo"][0])))
+        bo = float(p["bo"][0]) if self.buckets == 1 else p["bo"].copy()
+        return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo))
 
 
 def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int, batch_size: int,
@@ -402,6 +432,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="train a weight per side and piece type beside those per square (folded in)")
     parser.add_argument("--features", choices=sorted(FEATURE_SETS), default="plain",
                         help="plain (JJNN version 1) or king-buckets (version 2: bucketed by the own general)")
+    parser.add_argument("--output-buckets", type=int, default=1,
+                        help="output weights per range of the number of pieces (8: Stockfish's; JJNN file version 3)")
     parser.add_argument("--max-minutes", type=float, default=0.0,
                         help="start no epoch after this many minutes (0: no limit)")
     parser.add_argument("--max-score", type=int, default=3000, help=f"leave out |score| above (mates: {SCORE_LIMIT})")
@@ -428,8 +460,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         f"features {options.features}{' (factorised)' if options.factorise else ''}")
     if options.baseline:
         baselines(training, validation, options.k, log)
-    trainer = Trainer(initial_net(options.hidden, rng, options.factorise, version), options.k, options.lr,
-                      options.weight_decay)
+    trainer = Trainer(initial_net(options.hidden, rng, options.factorise, version, options.output_buckets),
+                      options.k, options.lr, options.weight_decay)
     net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log,
                 options.max_minutes)
     qnet = quantised(net, training)
