@@ -296,7 +296,8 @@ def decode_net(data: bytes) -> Network:
             raise NetFileError(f"JJNN version 3 names feature set {version}: this engine knows feature sets "
                                f"{', '.join(map(str, VERSIONS))}")
         if buckets < 2:
-            _check_output_buckets(0)        # a file of one bucket is version 1 or 2
+            raise NetFileError(f"JJNN version 3 says {buckets} output buckets: it holds 2..{MAX_OUTPUT_BUCKETS} "
+                               f"(a network of one bucket is written as version 1 or 2)")
         _check_output_buckets(buckets)
     elif version not in VERSIONS:
         raise NetFileError(f"JJNN version {version} is not supported: this engine reads versions "

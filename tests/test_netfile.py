@@ -253,7 +253,7 @@ def with_bucket_header(data: bytes, features: int, buckets: int) -> bytes:
 @pytest.mark.parametrize("corrupt, message", [
     (lambda d: d[:HEADER.size + 4], "shorter than version 3's 36-byte header"),
     (lambda d: with_bucket_header(d, 3, 8), "names feature set 3"),
-    (lambda d: with_bucket_header(d, 2, 1), "0 output buckets: there must be 1..32"),
+    (lambda d: with_bucket_header(d, 2, 1), "says 1 output buckets: it holds 2..32"),
     (lambda d: with_bucket_header(d, 2, 33), "33 output buckets"),
     (lambda d: with_bucket_header(d, 2, 7), "2 trailing bytes|trailing bytes"),
     (lambda d: with_bucket_header(d, 1, 8), "7560 inputs; JJNN version 1's features need 1260"),

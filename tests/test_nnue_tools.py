@@ -255,6 +255,13 @@ def test_selfplay_generator(selfplay_file, tmp_path):
     assert open(again, "rb").read() == open(selfplay_file, "rb").read()      # deterministic for a seed
 
 
+def run_teachers_outside_the_checkout(tmp_path, monkeypatch) -> None:
+    """A teacher runs outside the checkout with engine_env(), like every engine subprocess of the tests."""
+    monkeypatch.chdir(tmp_path)
+    for name, value in engine_env().items():
+        monkeypatch.setenv(name, value)
+
+
 def test_selfplay_generator_with_a_teacher_engine(tmp_path, monkeypatch):
     # The teacher is any UCI engine; here this engine itself as a subprocess, to a fixed depth.
     import gen_nnue_data
@@ -262,10 +269,7 @@ def test_selfplay_generator_with_a_teacher_engine(tmp_path, monkeypatch):
     path = str(tmp_path / "teacher.bin")
     openings = tmp_path / "openings.txt"
     openings.write_text("h2e2 h9g7\nb2e2 b9c7\n")
-    # The teacher runs outside the checkout with engine_env(), like every engine subprocess of the tests.
-    monkeypatch.chdir(tmp_path)
-    for name, value in engine_env().items():
-        monkeypatch.setenv(name, value)
+    run_teachers_outside_the_checkout(tmp_path, monkeypatch)
     assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "2", "--depth", "3", "--seed", "4",
                                "--teacher", f"{sys.executable} -m engine", "--openings", str(openings),
                                "--max-plies", "40"]) == 0
@@ -531,9 +535,7 @@ def test_a_teacher_that_dies_abandons_its_game_and_is_started_again(tmp_path, mo
     script.write_text(DYING_TEACHER)
     openings = tmp_path / "openings.txt"
     openings.write_text("h2e2 h9g7\n")
-    monkeypatch.chdir(tmp_path)
-    for name, value in engine_env().items():
-        monkeypatch.setenv(name, value)
+    run_teachers_outside_the_checkout(tmp_path, monkeypatch)
     assert gen_nnue_data.main(["selfplay", "-o", path, "--games", "3", "--depth", "1", "--seed", "4",
                                "--teacher", f"{sys.executable} {script} {marker}",
                                "--openings", str(openings), "--max-plies", "12"]) == 0

@@ -160,9 +160,9 @@ class QuantNet:
 
 
 def output_buckets_of(us: np.ndarray, buckets: int) -> np.ndarray:
-    """The output bucket of each position given by a perspective's feature arrays (one feature per piece
-    on the board): (pieces - 1) * buckets // 32, engine/netfile.py's output_bucket."""
-    return (np.sum(np.asarray(us) != NO_FEATURE, axis=1) - 1) * buckets // 32
+    """The output bucket (netfile.output_bucket) of each position given by a perspective's feature arrays
+    (one feature per piece on the board)."""
+    return netfile.output_bucket(np.sum(np.asarray(us) != NO_FEATURE, axis=1), buckets)
 
 
 def output_layer(wo: np.ndarray, bo, a_us: np.ndarray, a_them: np.ndarray, bucket: np.ndarray) -> np.ndarray:

@@ -53,10 +53,11 @@ from typing import Optional
 import numpy as np
 import scipy.sparse
 
+from engine.netfile import MAX_OUTPUT_BUCKETS, output_bucket
 from nnue_data import SCORE_LIMIT, read_records, record_fen
 from nnue_net import (MAX_PIECES, N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
-                      calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, output_buckets_of,
-                      quantise, record_features, rounding_bound, write_jjnn)
+                      calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
+                      record_features, rounding_bound, write_jjnn)
 
 DTYPE = np.float32
 
@@ -86,6 +87,11 @@ class DataSet:
     def rows(self, index: "np.ndarray | slice") -> "DataSet":
         return DataSet(self.us_features[index], self.them_features[index], self.target[index],
                        self.records[index], self.version, self.factorise)
+
+    @cached_property
+    def pieces(self) -> np.ndarray:
+        """The number of pieces on the board of each position (what chooses its output bucket)."""
+        return np.sum(self.us_features != NO_FEATURE, axis=1)
 
     @cached_property
     def us(self) -> scipy.sparse.csr_matrix:
@@ -261,7 +267,7 @@ class Trainer:
             out = a_us @ p["wo"][:h] + a_them @ p["wo"][h:] + p["bo"][0]
         else:       # every bucket's output (a small product), then each position's own bucket's
             every = a_us @ p["wo"][:, :h].T + a_them @ p["wo"][:, h:].T + p["bo"]
-            out = every[np.arange(len(every)), output_buckets_of(batch.us_features, self.buckets)]
+            out = every[np.arange(len(every)), output_bucket(batch.pieces, self.buckets)]
         prediction = sigmoid(out * (SCALE / self.k))
         return acc_us, acc_them, a_us, a_them, prediction
 
@@ -292,7 +298,7 @@ class Trainer:
             d_wo = np.concatenate([a_us.T @ d_out, a_them.T @ d_out])
             d_bo = np.array([d_out.sum()], DTYPE)
         else:       # each position's gradient goes to its own bucket's output weights (d_buckets: one-hot)
-            bucket = output_buckets_of(batch.us_features, self.buckets)
+            bucket = output_bucket(batch.pieces, self.buckets)
             wo = p["wo"][bucket]
             d_buckets = np.zeros((len(d_out), self.buckets), DTYPE)
             d_buckets[np.arange(len(d_out)), bucket] = d_out
@@ -444,6 +450,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--baseline", action="store_true", help="print the constant and HCE baselines")
     parser.add_argument("--check", action="store_true", help="compare quantised and float evaluations")
     options = parser.parse_args(argv)
+    if not 1 <= options.output_buckets <= MAX_OUTPUT_BUCKETS:
+        parser.error(f"--output-buckets {options.output_buckets}: it must be 1..{MAX_OUTPUT_BUCKETS}")
     log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
 
     rng = np.random.default_rng(options.seed)
