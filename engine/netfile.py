@@ -1,4 +1,4 @@
-"""NNUE network files, format "JJNN" versions 1 to 3: read, write and check them (stdlib only).
+"""NNUE network files, format "JJNN" versions 1 to 4: read, write and check them (stdlib only).
 
     net = read_net("nets/first.jjnn")      # NetFileError (a ValueError) says what is wrong with a bad file
     write_net("copy.jjnn", net)
@@ -48,9 +48,19 @@ weighed with other weights than the opening. The header of version 3 is that of 
 uint32 B (2..32); Wo is then B * 2H int16 (bucket 0's 2H first) and bo B int32. A network of one output
 bucket is written as version 1 or 2, as before there were buckets.
 
+A hidden layer (file version 4): between the accumulators and the output, L units (1..256) of their own
+weights per output bucket. With a = clamp(x, 0, QA) as above, unit k of the position's bucket is
+z_k = sum_j a(us[j]) * W1[k][j] + sum_j a(them[j]) * W1[k][H + j] + b1[k] (int32) and
+h_k = clamp(floor(z_k / QH), 0, QA) (the same [0, QA] scale as a: QH is the layer's weight scale), and
+out = sum_k h_k * Wo[k] + bo, the evaluation floor(out * SCALE / (QA * QB)) as before. The header of
+version 4 is that of version 1 (version 4) followed by uint32 feature set, uint32 B (1..32), uint32 L
+and int32 QH (1..32767); then W and b as before, int16 W1[B][L][2H], int32 b1[B][L], int16 Wo[B][L],
+int32 bo[B], the CRC.
+
 Beyond the layout, a Network must keep its arithmetic inside the kernel's integers: 1 <= QA <= 32767,
 QB >= 1, QA * QB and SCALE below 2**31, SCALE >= 1, and QA * sum(|Wo|) + |bo| < 2**31 (so that the int32
-output cannot overflow in any position; with output buckets, for each bucket's weights and bias).
+output cannot overflow in any position; with output buckets, for each bucket's weights and bias); with a
+hidden layer, also QA * sum(|W1[k]|) + |b1[k]| < 2**31 for each unit.
 """
 from __future__ import annotations
 
@@ -64,7 +74,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Union
 
 __all__ = ["MAGIC", "VERSION", "VERSIONS", "N_INPUTS", "N_INPUTS_V2", "N_BUCKETS", "MAX_HIDDEN", "inputs_of",
-           "BUCKETED_FILE_VERSION", "MAX_OUTPUT_BUCKETS", "output_bucket",
+           "BUCKETED_FILE_VERSION", "LAYERED_FILE_VERSION", "MAX_OUTPUT_BUCKETS", "MAX_LAYER", "output_bucket",
            "king_bucket", "feature_index_v2", "HIDDEN_MULTIPLE", "NetFileError", "Network",
            "feature_index", "read_net", "write_net", "encode_net", "decode_net", "random_network"]
 
@@ -75,6 +85,10 @@ VERSION = 1
 VERSIONS = (1, 2)
 #: The file version of a network with output buckets (its feature set in the header).
 BUCKETED_FILE_VERSION = 3
+#: The file version of a network with a hidden layer (its feature set and output buckets in the header).
+LAYERED_FILE_VERSION = 4
+#: The largest hidden layer (units per output bucket).
+MAX_LAYER = 256
 #: Output buckets: at most one per number of pieces on the board.
 MAX_OUTPUT_BUCKETS = 32
 #: 2 sides (own, opponent's) x 7 piece types x 90 squares.
@@ -88,9 +102,11 @@ HIDDEN_MULTIPLE = 16
 DEFAULT_QA = 255
 DEFAULT_QB = 64
 DEFAULT_SCALE = 400
+DEFAULT_QH = 64
 
 _HEADER = struct.Struct("<4sIIIiii")     # magic, version, n_inputs, hidden, QA, QB, SCALE
 _BUCKETED_HEADER = struct.Struct("<II")   # version 3, after _HEADER: feature set, output buckets
+_LAYERED_HEADER = struct.Struct("<IIIi")  # version 4, after _HEADER: feature set, output buckets, L, QH
 _INT32 = struct.Struct("<i")
 _UINT32 = struct.Struct("<I")
 _INT32_LIMIT = 2**31
@@ -152,12 +168,14 @@ def _int16_array(name: str, values: Iterable[int]) -> array:
 @dataclass(frozen=True)
 class Network:
     """One JJNN network. weights: n_inputs * hidden int16 (n_inputs: N_INPUTS for version 1, N_INPUTS_V2
-    for version 2), feature-major (weights[i * hidden + j] is W[i][j]); biases: hidden; out_weights:
-    output_buckets * 2 * hidden (per bucket, the side to move's half first); out_bias: int32, or with
-    several output buckets a sequence of one per bucket (kept as a tuple; `out_biases` is that tuple in
-    either case); version: the feature set (1 or 2). Any sequence of ints is accepted for the arrays and
-    kept as array('h'). Raises NetFileError when the sizes or the quantisation constants are out of
-    bounds (see the module docstring)."""
+    for version 2), feature-major (weights[i * hidden + j] is W[i][j]); biases: hidden; out_weights: per
+    output bucket, 2 * hidden (the side to move's half first), or with a hidden layer `layer` (L) values;
+    out_bias: int32, or with several output buckets or a hidden layer a sequence of one per bucket (kept
+    as a tuple; `out_biases` is that tuple in either case); version: the feature set (1 or 2). The hidden
+    layer: layer_weights output_buckets * L * 2 * hidden int16 (bucket-major, then unit-major),
+    layer_biases output_buckets * L int32, qh its weight scale. Any sequence of ints is accepted for the
+    arrays and kept as array('h'), and a tuple of int32 for layer_biases. Raises NetFileError when the sizes or
+    the quantisation constants are out of bounds (see the module docstring)."""
 
     hidden: int
     weights: array = field(repr=False)
@@ -169,37 +187,55 @@ class Network:
     scale: int = DEFAULT_SCALE
     version: int = VERSION
     output_buckets: int = 1
+    layer: int = 0
+    layer_weights: array = field(default=(), repr=False)
+    layer_biases: tuple = field(default=(), repr=False)
+    qh: int = DEFAULT_QH
 
     def __post_init__(self) -> None:
         n_inputs = inputs_of(self.version)
         _check_hidden(self.hidden)
         _check_output_buckets(self.output_buckets)
+        _check_layer(self.layer, self.qh)
         for name, length in (("weights", n_inputs * self.hidden), ("biases", self.hidden),
-                             ("out_weights", self.output_buckets * 2 * self.hidden)):
+                             ("out_weights", self.output_buckets * self.output_width),
+                             ("layer_weights", self.output_buckets * self.layer * 2 * self.hidden)):
             values = _int16_array(name, getattr(self, name))
             object.__setattr__(self, name, values)
             if len(values) != length:
-                raise NetFileError(f"{name} has {len(values)} values; hidden size {self.hidden} "
-                                   f"{f'and {self.output_buckets} output buckets ' if self.output_buckets > 1 else ''}"
-                                   f"needs {length}")
+                raise NetFileError(f"{name} has {len(values)} values; {self._shape()} needs {length}")
+        layer_biases = _int32_tuple(self.layer_biases, self.output_buckets * self.layer, "layer_biases",
+                                    f"{self._shape()} needs")
+        object.__setattr__(self, "layer_biases", layer_biases)
         _check_constants(self.qa, self.qb, self.scale)
-        if self.output_buckets > 1:
-            object.__setattr__(self, "out_bias", _int32_tuple(self.out_bias, self.output_buckets))
+        if self.output_buckets > 1 or self.layer:
+            object.__setattr__(self, "out_bias", _int32_tuple(self.out_bias, self.output_buckets, "out_bias",
+                                                              f"{self.output_buckets} output buckets need"))
         elif not isinstance(self.out_bias, int):
             raise NetFileError(f"out_bias {self.out_bias!r}: one int32 expected for one output bucket")
-        width = 2 * self.hidden
+        elif not -_INT32_LIMIT <= self.out_bias < _INT32_LIMIT:
+            raise NetFileError(f"out_bias {self.out_bias} does not fit in an int32")
         for bucket, bias in enumerate(self.out_biases):
-            if not -_INT32_LIMIT <= bias < _INT32_LIMIT:
-                raise NetFileError(f"out_bias {bias} does not fit in an int32")
-            weights = self.out_weights[bucket * width:(bucket + 1) * width]
-            bound = self.qa * sum(abs(w) for w in weights) + abs(bias)
-            if bound >= _INT32_LIMIT:
-                raise NetFileError(f"the output layer can overflow int32 (QA * sum|Wo| + |bo| = {bound}, "
-                                   f"must stay below 2**31): scale the output weights down")
+            _check_sum(self.qa, self.out_weights, bucket, self.output_width, bias, "the output layer", "Wo", "bo")
+        for unit, bias in enumerate(layer_biases):
+            _check_sum(self.qa, self.layer_weights, unit, 2 * self.hidden, bias, "the hidden layer", "W1", "b1")
+
+    def _shape(self) -> str:
+        parts = [f"hidden size {self.hidden}"]
+        if self.output_buckets > 1:
+            parts.append(f"{self.output_buckets} output buckets")
+        if self.layer:
+            parts.append(f"a hidden layer of {self.layer}")
+        return " and ".join(parts)
 
     @property
     def n_inputs(self) -> int:
         return inputs_of(self.version)
+
+    @property
+    def output_width(self) -> int:
+        """The inputs of the output layer: L with a hidden layer, else both accumulators (2H)."""
+        return self.layer or 2 * self.hidden
 
     @property
     def out_biases(self) -> tuple[int, ...]:
@@ -208,8 +244,26 @@ class Network:
 
     @property
     def file_version(self) -> int:
-        """The version of the file that holds this network (3 with output buckets, else its feature set)."""
+        """The version of the file that holds this network: 4 with a hidden layer, 3 with output buckets,
+        else its feature set's."""
+        if self.layer:
+            return LAYERED_FILE_VERSION
         return BUCKETED_FILE_VERSION if self.output_buckets > 1 else self.version
+
+
+def _check_sum(qa: int, weights: array, row: int, width: int, bias: int, what: str, w: str, b: str) -> None:
+    """QA * sum(|row's weights|) + |bias| must stay below 2**31: the kernel's int32 sums cannot overflow."""
+    bound = qa * sum(abs(v) for v in weights[row * width:(row + 1) * width]) + abs(bias)
+    if bound >= _INT32_LIMIT:
+        raise NetFileError(f"{what} can overflow int32 (QA * sum|{w}| + |{b}| = {bound}, must stay below "
+                           f"2**31): scale its weights down")
+
+
+def _check_layer(layer: int, qh: int) -> None:
+    if not 0 <= layer <= MAX_LAYER:
+        raise NetFileError(f"a hidden layer of {layer} units: it must have 1..{MAX_LAYER} (0: none)")
+    if not 1 <= qh <= _INT16_MAX:
+        raise NetFileError(f"QH = {qh}: the hidden layer's weight scale must be 1..{_INT16_MAX}")
 
 
 def _check_hidden(hidden: int) -> None:
@@ -223,14 +277,17 @@ def _check_output_buckets(buckets: int) -> None:
         raise NetFileError(f"{buckets} output buckets: there must be 1..{MAX_OUTPUT_BUCKETS}")
 
 
-def _int32_tuple(values: object, count: int) -> tuple[int, ...]:
+def _int32_tuple(values: object, count: int, name: str, needs: str) -> tuple[int, ...]:
+    """`values` as a tuple of `count` int32 (`needs`: what asks for them, with its verb, for the message)."""
     try:
         result = tuple(int(value) for value in values)       # type: ignore[union-attr]
     except TypeError:
-        raise NetFileError(f"out_bias {values!r}: a sequence of {count} int32 expected, one per output "
-                           f"bucket") from None
+        raise NetFileError(f"{name} {values!r}: a sequence of {count} int32 expected ({needs} {count})") from None
     if len(result) != count:
-        raise NetFileError(f"out_bias has {len(result)} values; {count} output buckets need {count}")
+        raise NetFileError(f"{name} has {len(result)} values; {needs} {count}")
+    for value in result:
+        if not -_INT32_LIMIT <= value < _INT32_LIMIT:
+            raise NetFileError(f"{name} {value} does not fit in an int32")
     return result
 
 
@@ -263,18 +320,32 @@ def encode_net(network: Network) -> bytes:
     """The bytes of a JJNN file holding `network`."""
     header = _HEADER.pack(MAGIC, network.file_version, network.n_inputs, network.hidden, network.qa, network.qb,
                           network.scale)
-    if network.output_buckets > 1:
+    if network.layer:
+        header += _LAYERED_HEADER.pack(network.version, network.output_buckets, network.layer, network.qh)
+    elif network.output_buckets > 1:
         header += _BUCKETED_HEADER.pack(network.version, network.output_buckets)
     body = b"".join((
         header, _little_endian(network.weights), _little_endian(network.biases),
-        _little_endian(network.out_weights), b"".join(_INT32.pack(bias) for bias in network.out_biases),
+        _little_endian(network.layer_weights), _int32_bytes(network.layer_biases),
+        _little_endian(network.out_weights), _int32_bytes(network.out_biases),
     ))
     return body + _UINT32.pack(zlib.crc32(body))
 
 
-def _file_size(header_size: int, n_inputs: int, hidden: int, buckets: int) -> int:
-    return (header_size + 2 * (n_inputs * hidden + hidden + buckets * 2 * hidden) + buckets * _INT32.size
-            + _UINT32.size)
+def _int32_bytes(values: tuple[int, ...]) -> bytes:
+    return struct.pack(f"<{len(values)}i", *values)
+
+
+def _file_size(header_size: int, n_inputs: int, hidden: int, buckets: int, layer: int) -> int:
+    width = layer or 2 * hidden
+    return (header_size + 2 * (n_inputs * hidden + hidden + buckets * layer * 2 * hidden + buckets * width)
+            + 4 * (buckets * layer + buckets) + _UINT32.size)
+
+
+def _feature_set_of(file_version: int, feature_set: int) -> None:
+    if feature_set not in VERSIONS:
+        raise NetFileError(f"JJNN version {file_version} names feature set {feature_set}: this engine knows "
+                           f"feature sets {', '.join(map(str, VERSIONS))}")
 
 
 def decode_net(data: bytes) -> Network:
@@ -285,30 +356,38 @@ def decode_net(data: bytes) -> Network:
     if len(data) < _HEADER.size:
         raise NetFileError(f"truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte header")
     _, version, n_inputs, hidden, qa, qb, scale = _HEADER.unpack_from(data)
-    header_size, buckets = _HEADER.size, 1
-    if version == BUCKETED_FILE_VERSION:
-        if len(data) < _HEADER.size + _BUCKETED_HEADER.size:
-            raise NetFileError(f"truncated: {len(data)} bytes, shorter than version 3's "
-                               f"{_HEADER.size + _BUCKETED_HEADER.size}-byte header")
-        version, buckets = _BUCKETED_HEADER.unpack_from(data, _HEADER.size)
-        header_size += _BUCKETED_HEADER.size
-        if version not in VERSIONS:
-            raise NetFileError(f"JJNN version 3 names feature set {version}: this engine knows feature sets "
-                               f"{', '.join(map(str, VERSIONS))}")
-        if buckets < 2:
+    header_size, buckets, layer, qh = _HEADER.size, 1, 0, DEFAULT_QH
+    if version in (BUCKETED_FILE_VERSION, LAYERED_FILE_VERSION):
+        extra = _BUCKETED_HEADER if version == BUCKETED_FILE_VERSION else _LAYERED_HEADER
+        if len(data) < _HEADER.size + extra.size:
+            raise NetFileError(f"truncated: {len(data)} bytes, shorter than version {version}'s "
+                               f"{_HEADER.size + extra.size}-byte header")
+        file_version = version
+        if version == BUCKETED_FILE_VERSION:
+            version, buckets = extra.unpack_from(data, _HEADER.size)
+        else:
+            version, buckets, layer, qh = extra.unpack_from(data, _HEADER.size)
+        header_size += extra.size
+        _feature_set_of(file_version, version)
+        if file_version == BUCKETED_FILE_VERSION and buckets < 2:
             raise NetFileError(f"JJNN version 3 says {buckets} output buckets: it holds 2..{MAX_OUTPUT_BUCKETS} "
                                f"(a network of one bucket is written as version 1 or 2)")
         _check_output_buckets(buckets)
+        if file_version == LAYERED_FILE_VERSION and layer < 1:
+            raise NetFileError(f"JJNN version 4 says a hidden layer of 0 units: it holds 1..{MAX_LAYER} (a network "
+                               f"without one is written as version 1, 2 or 3)")
+        _check_layer(layer, qh)
     elif version not in VERSIONS:
+        known = VERSIONS + (BUCKETED_FILE_VERSION, LAYERED_FILE_VERSION)
         raise NetFileError(f"JJNN version {version} is not supported: this engine reads versions "
-                           f"{', '.join(map(str, VERSIONS + (BUCKETED_FILE_VERSION,)))}")
+                           f"{', '.join(map(str, known))}")
     expected_inputs = inputs_of(version)
     if n_inputs != expected_inputs:
         raise NetFileError(f"the network has {n_inputs} inputs; JJNN version {version}'s features need "
                            f"{expected_inputs}")
     _check_hidden(hidden)
     _check_constants(qa, qb, scale)
-    expected = _file_size(header_size, n_inputs, hidden, buckets)
+    expected = _file_size(header_size, n_inputs, hidden, buckets, layer)
     if len(data) < expected:
         raise NetFileError(f"truncated: {len(data)} bytes, a network of hidden size {hidden} needs {expected}")
     if len(data) > expected:
@@ -320,15 +399,25 @@ def decode_net(data: bytes) -> Network:
         raise NetFileError(f"CRC mismatch: the file says {stored:08x}, its contents give {computed:08x} "
                            f"(the file is damaged)")
     offset = header_size
-    weights = _int16_from(data, offset, n_inputs * hidden)
-    offset += 2 * n_inputs * hidden
-    biases = _int16_from(data, offset, hidden)
-    offset += 2 * hidden
-    out_weights = _int16_from(data, offset, buckets * 2 * hidden)
-    offset += buckets * 4 * hidden
-    out_biases = tuple(_INT32.unpack_from(data, offset + 4 * k)[0] for k in range(buckets))
-    return Network(hidden, weights, biases, out_weights, out_biases if buckets > 1 else out_biases[0], qa, qb,
-                   scale, version, buckets)
+
+    def int16s(count: int) -> array:
+        nonlocal offset
+        values = _int16_from(data, offset, count)
+        offset += 2 * count
+        return values
+
+    def int32s(count: int) -> tuple[int, ...]:
+        nonlocal offset
+        values = struct.unpack_from(f"<{count}i", data, offset)
+        offset += 4 * count
+        return values
+
+    weights, biases = int16s(n_inputs * hidden), int16s(hidden)
+    layer_weights, layer_biases = int16s(buckets * layer * 2 * hidden), int32s(buckets * layer)
+    out_weights, out_biases = int16s(buckets * (layer or 2 * hidden)), int32s(buckets)
+    out_bias = out_biases if buckets > 1 or layer else out_biases[0]
+    return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale, version, buckets, layer,
+                   layer_weights, layer_biases, qh)
 
 
 def read_net(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]) -> Network:
@@ -355,14 +444,19 @@ def write_net(path: Union[str, "os.PathLike[str]"], network: Network) -> None:
 
 def random_network(hidden: int = 256, seed: int = 0, weight_range: int = 64, qa: int = DEFAULT_QA,
                    qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE, version: int = VERSION,
-                   output_buckets: int = 1) -> Network:
+                   output_buckets: int = 1, layer: int = 0) -> Network:
     """A network of uniform random weights in [-weight_range, weight_range] (for tests and speed
     measurements: it plays nonsense). The range keeps an accumulator of 32 pieces inside int16 as long
-    as 33 * weight_range <= 32767."""
+    as 33 * weight_range <= 32767. With `layer`, a hidden layer of that many units per output bucket."""
     rng = random.Random(seed)
     def values(count: int) -> array:
         return array("h", [rng.randint(-weight_range, weight_range) for _ in range(count)])
-    arrays = values(inputs_of(version) * hidden), values(hidden), values(output_buckets * 2 * hidden)
+    arrays = (values(inputs_of(version) * hidden), values(hidden),
+              values(output_buckets * (layer or 2 * hidden)))
     biases = [rng.randint(-1000, 1000) for _ in range(output_buckets)]
-    return Network(hidden, *arrays, biases if output_buckets > 1 else biases[0], qa, qb, scale, version,
-                   output_buckets)
+    bias = biases if output_buckets > 1 or layer else biases[0]
+    if not layer:
+        return Network(hidden, *arrays, bias, qa, qb, scale, version, output_buckets)
+    layer_weights = values(output_buckets * layer * 2 * hidden)
+    layer_biases = [rng.randint(-100 * qa * DEFAULT_QH, 100 * qa * DEFAULT_QH) for _ in range(output_buckets * layer)]
+    return Network(hidden, *arrays, bias, qa, qb, scale, version, output_buckets, layer, layer_weights, layer_biases)

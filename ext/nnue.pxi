@@ -1,10 +1,11 @@
 # The NNUE evaluation: the network's arrays, its input features, the accumulators and the output layer.
 #
-# The network ("JJNN" versions 1 to 3; engine/netfile.py holds the format and its reference description):
+# The network ("JJNN" versions 1 to 4; engine/netfile.py holds the format and its reference description):
 # 1260 inputs per perspective (own/opponent's x 7 types x 90 squares, ranks counted from the perspective's
 # own back rank), H hidden units per perspective as int16 accumulators, then one output from both
 # perspectives' clipped accumulators, the side to move's first, by the weights of the position's output
-# bucket (version 3: one set per range of the number of pieces; versions 1 and 2 have one). A move changes 2 features of each
+# bucket (versions 3 and 4: one set per range of the number of pieces; versions 1 and 2 have one); in
+# version 4 through a hidden layer of L clipped units between them. A move changes 2 features of each
 # perspective (3 for a capture), so an accumulator is updated from its parent's with 2-3 column
 # adds/subtracts instead of being summed from its ~32 pieces.
 #
@@ -135,6 +136,7 @@ cdef enum:
     N_VIEWS = 2 * N_KING_BUCKETS   # bucket * 2 + mirror (9 of the 12 occur: a palace point each)
     NNUE_MAX_HIDDEN = 2048
     NNUE_MAX_OUTPUT_BUCKETS = 32   # engine/netfile.py MAX_OUTPUT_BUCKETS: one per number of pieces at most
+    NNUE_MAX_LAYER = 256       # engine/netfile.py MAX_LAYER
     NNUE_ALIGN = 64            # bytes: the arrays start on a cache line, which helps the vectorised loops
     # AccumulatorStack.pending codes below 16 (piece ids start at 16).
     ACC_ROOT = 0               # ply 0: computed from scratch when the search starts
@@ -150,8 +152,12 @@ cdef struct NnueNetwork:
     int16_t* weights           # [N_FEATURES][H] (version 2: [N_KING_BUCKETS * N_FEATURES][H]), feature-major
     int16_t* biases            # [H]
     int output_buckets         # B: the output layer's weights and bias chosen by the number of pieces
-    int16_t* out_weights       # [B][2H]: per bucket, the side to move's half, then the other side's
+    int16_t* out_weights       # [B][2H]: per bucket, the side to move's half, then the other side's ([B][L] with a layer)
     int32_t out_biases[NNUE_MAX_OUTPUT_BUCKETS]   # [B]
+    int layer                  # L, the hidden layer's units per bucket; 0: none (the output reads the accumulators)
+    int qh                     # the hidden layer's weight scale: a unit is clamp(floor(z / QH), 0, QA)
+    int16_t* layer_weights     # [B][L][2H]
+    int32_t* layer_biases      # [B][L]
 
 
 cdef struct AccumulatorStack:
@@ -398,14 +404,37 @@ cdef inline int output_bucket(NnueNetwork* net, Pos* p) noexcept nogil:
     return (pieces - 1) * net.output_buckets // 32
 
 
+cdef inline int32_t hidden_layer_output(NnueNetwork* net, int16_t* us, int16_t* them, int bucket) noexcept nogil:
+    """The output before scaling through the hidden layer: each unit k of the bucket is
+    clamp(floor(z_k / QH), 0, QA) of z_k = its weights . both clipped accumulators + its bias, and the
+    output is the units . the bucket's output weights + its bias (int32: the loader bounds each sum)."""
+    cdef int k, h = net.hidden, units = net.layer
+    cdef int16_t* weights = net.layer_weights + <Py_ssize_t>bucket * units * 2 * h
+    cdef int32_t* biases = net.layer_biases + bucket * units
+    cdef int16_t* out_weights = net.out_weights + bucket * units
+    cdef int32_t z, unit, out = net.out_biases[bucket]
+    for k in range(units):
+        z = (jj_clipped_dot(us, weights, h, <int16_t>net.qa) + jj_clipped_dot(them, weights + h, h, <int16_t>net.qa)
+             + biases[k])
+        weights += 2 * h
+        # floor(z / QH) for z >= 0 is C's division; a negative z clamps to 0 either way.
+        unit = 0 if z < 0 else z // net.qh
+        out += (unit if unit < net.qa else net.qa) * out_weights[k]
+    return out
+
+
 cdef int network_output(NnueNetwork* net, int16_t* us, int16_t* them, int bucket) noexcept nogil:
     """The evaluation (centipawns, side to move's view) of the accumulators of the side to move (us) and
     of the other side with the output bucket's weights: floor(out * SCALE / (QA * QB)), rounded towards
     minus infinity like Python's // (C's / truncates towards zero, hence the correction)."""
     cdef int h = net.hidden
     cdef int16_t* weights = net.out_weights + bucket * 2 * h
-    cdef int32_t out = (jj_clipped_dot(us, weights, h, <int16_t>net.qa)
-                        + jj_clipped_dot(them, weights + h, h, <int16_t>net.qa) + net.out_biases[bucket])
+    cdef int32_t out
+    if net.layer:
+        out = hidden_layer_output(net, us, them, bucket)
+    else:
+        out = (jj_clipped_dot(us, weights, h, <int16_t>net.qa)
+               + jj_clipped_dot(them, weights + h, h, <int16_t>net.qa) + net.out_biases[bucket])
     cdef int64_t scaled = <int64_t>out * net.scale
     cdef int64_t divisor = <int64_t>net.qa * net.qb
     cdef int64_t quotient = scaled // divisor     # C division (the build sets cdivision)
@@ -444,7 +473,10 @@ cdef void free_network(NnueNetwork* net) noexcept nogil:
     free(net.weights)
     free(net.biases)
     free(net.out_weights)
-    net.weights = net.biases = net.out_weights = NULL
+    free(net.layer_weights)
+    free(net.layer_biases)
+    net.weights = net.biases = net.out_weights = net.layer_weights = NULL
+    net.layer_biases = NULL
     net.hidden = 0
 
 
@@ -472,18 +504,27 @@ cdef class _NetworkArrays:
         cdef int h = network.hidden
         cdef int version = getattr(network, "version", 1)
         cdef int buckets = getattr(network, "output_buckets", 1)
+        cdef int units = getattr(network, "layer", 0)
         if version not in (1, 2):
             raise ValueError(f"JJNN version {version} is not supported (1 or 2)")
         if not 1 <= buckets <= NNUE_MAX_OUTPUT_BUCKETS:
             raise ValueError(f"{buckets} output buckets: 1..{NNUE_MAX_OUTPUT_BUCKETS} are supported")
-        biases = tuple(network.out_biases) if buckets > 1 else (network.out_bias,)
+        if not 0 <= units <= NNUE_MAX_LAYER:
+            raise ValueError(f"a hidden layer of {units} units: 0..{NNUE_MAX_LAYER} are supported")
+        biases = tuple(network.out_biases) if buckets > 1 or units else (network.out_bias,)
         if len(biases) != buckets:
             raise ValueError(f"{len(biases)} output biases for {buckets} output buckets")
+        layer_biases = tuple(network.layer_biases) if units else ()
+        if len(layer_biases) != buckets * units:
+            raise ValueError(f"{len(layer_biases)} hidden-layer biases for {buckets} x {units} units")
         cdef Py_ssize_t n_features = N_FEATURES * (N_KING_BUCKETS if version == 2 else 1)
+        cdef int width = units or 2 * h        # the output layer's inputs
         if not (0 < h <= NNUE_MAX_HIDDEN and h % 16 == 0):
             raise ValueError(f"hidden size {h} is out of range (1..{NNUE_MAX_HIDDEN}, a multiple of 16)")
         if not (0 < network.qa <= 32767 and network.qb > 0 and network.scale > 0):
             raise ValueError("QA must be 1..32767, QB and SCALE positive")
+        if units and not 0 < network.qh <= 32767:
+            raise ValueError("QH must be 1..32767")
         self.net.qa, self.net.qb, self.net.scale = network.qa, network.qb, network.scale
         self.net.output_buckets = buckets
         for bucket in range(buckets):
@@ -491,18 +532,32 @@ cdef class _NetworkArrays:
         self.net.king_buckets = version == 2
         self.net.weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * n_features * h)
         self.net.biases = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * h)
-        self.net.out_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * buckets * 2 * h)
+        self.net.out_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * buckets * width)
         if self.net.weights == NULL or self.net.biases == NULL or self.net.out_weights == NULL:
             raise MemoryError("cannot allocate the network")
         _copy_int16(self.net.weights, array("h", network.weights), n_features * h)
         _copy_int16(self.net.biases, array("h", network.biases), h)
-        _copy_int16(self.net.out_weights, array("h", network.out_weights), buckets * 2 * h)
-        for bucket in range(buckets):
-            bound = (network.qa * sum([abs(self.net.out_weights[bucket * 2 * h + j]) for j in range(2 * h)])
-                     + abs(biases[bucket]))
-            if bound >= 2**31:
-                raise ValueError("the output layer can overflow int32 (QA * sum|Wo| + |bo| >= 2**31)")
+        _copy_int16(self.net.out_weights, array("h", network.out_weights), buckets * width)
+        _check_int32_sums(self.net.out_weights, biases, width, network.qa, "the output layer")
+        if units:
+            self.net.layer_weights = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * buckets * units * 2 * h)
+            self.net.layer_biases = <int32_t*>aligned_alloc_or_null(sizeof(int32_t) * buckets * units)
+            if self.net.layer_weights == NULL or self.net.layer_biases == NULL:
+                raise MemoryError("cannot allocate the network")
+            _copy_int16(self.net.layer_weights, array("h", network.layer_weights), buckets * units * 2 * h)
+            for k in range(buckets * units):
+                self.net.layer_biases[k] = layer_biases[k]
+            _check_int32_sums(self.net.layer_weights, layer_biases, 2 * h, network.qa, "the hidden layer")
+            self.net.layer, self.net.qh = units, network.qh
         self.net.hidden = h       # last: a partly loaded network stays unusable
+
+
+cdef _check_int32_sums(int16_t* weights, biases, int width, int qa, str what):
+    """Each row's QA * sum|w| + |bias| below 2**31: its int32 sum cannot overflow in any position."""
+    for row in range(len(biases)):
+        bound = qa * sum([abs(weights[row * width + j]) for j in range(width)]) + abs(biases[row])
+        if bound >= 2**31:
+            raise ValueError(f"{what} can overflow int32 (QA * sum|w| + |bias| >= 2**31)")
 
 
 cdef _NetworkArrays loaded_network = None     # the network set_network loaded, None for none
@@ -527,6 +582,11 @@ def clear_network():
 def network_hidden():
     """The hidden size H of the loaded network, 0 when none is loaded."""
     return 0 if loaded_network is None else loaded_network.net.hidden
+
+
+def network_layer():
+    """The units of the loaded network's hidden layer (per output bucket), 0 without one or a network."""
+    return 0 if loaded_network is None else loaded_network.net.layer
 
 
 def network_version():
@@ -574,11 +634,14 @@ def nnue_evaluate(Board board):
 def nnue_output_parts(Board board):
     """The loaded network's output for the board's position split into its terms, in centipawns before
     rounding, side to move's view: (the side to move's accumulator's share, the other side's, the output
-    bias's). nnue_evaluate is the floor of their sum. Raises RuntimeError without a network."""
+    bias's). nnue_evaluate is the floor of their sum. None for a network with a hidden layer (its output
+    is not a sum of the two sides' shares). Raises RuntimeError without a network."""
     cdef _NetworkArrays network = loaded_network
     if network is None:
         raise RuntimeError("no network is loaded (set_network)")
     cdef NnueNetwork* net = &network.net
+    if net.layer:
+        return None
     cdef int h = net.hidden
     cdef int16_t* scratch = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * 2 * h)
     if scratch == NULL:

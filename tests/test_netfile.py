@@ -1,5 +1,5 @@
 """engine/netfile.py: the JJNN network files (version 1, version 2 with its king buckets, version 3 with
-output buckets), written and read back, and every kind of malformed file rejected with a message that says what is wrong."""
+output buckets, version 4 with a hidden layer), written and read back, and every kind of malformed file rejected with a message that says what is wrong."""
 from __future__ import annotations
 
 import struct
@@ -84,7 +84,7 @@ def test_feature_index_follows_the_spec():
     (lambda d: b"", "not a JJNN network file"),
     (lambda d: b"NNJJ" + d[4:], "not a JJNN network file"),
     (lambda d: d[:20], "shorter than the 28-byte header"),
-    (lambda d: with_header(d, version=4), "version 4 is not supported"),
+    (lambda d: with_header(d, version=5), "version 5 is not supported"),
     (lambda d: with_header(d, version=0), "version 0 is not supported"),
     (lambda d: with_header(d, version=2), "1260 inputs; JJNN version 2's features need 7560"),
     (lambda d: with_header(d, n_inputs=1261), "1261 inputs"),
@@ -276,3 +276,79 @@ def test_a_network_with_output_buckets_checks_its_biases():
         Network(16, base.weights, base.biases, base.out_weights[:32], (1, 2, 3, 4), output_buckets=4)
     with pytest.raises(NetFileError, match="does not fit in an int32"):
         Network(16, base.weights, base.biases, base.out_weights, (1, 2, 3, 2**31), output_buckets=4)
+
+
+# -- version 4: a hidden layer ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def net_v4() -> Network:
+    return random_network(hidden=16, seed=7, version=2, output_buckets=2, layer=8)
+
+
+def test_version_4_round_trip_and_layout(tmp_path, net_v4):
+    path = tmp_path / "v4.jjnn"
+    write_net(path, net_v4)
+    again = read_net(path)
+    assert again == net_v4 and again.layer == 8 and again.qh == 64 and again.file_version == 4
+    data = path.read_bytes()
+    assert header(data) == [MAGIC, 4, 7560, 16, 255, 64, 400]
+    assert struct.unpack_from("<IIIi", data, HEADER.size) == (2, 2, 8, 64)
+    offset = HEADER.size + 16 + 2 * (7560 * 16 + 16)
+    # W1: bucket 0's 8 units of 2H weights each, then bucket 1's; b1 (int32), Wo (L per bucket), bo.
+    assert struct.unpack_from("<h", data, offset + 2 * (8 * 32 + 5))[0] == net_v4.layer_weights[8 * 32 + 5]
+    offset += 2 * 2 * 8 * 32
+    assert struct.unpack_from("<16i", data, offset) == net_v4.layer_biases
+    offset += 4 * 16
+    assert struct.unpack_from("<16h", data, offset) == tuple(net_v4.out_weights)
+    assert struct.unpack_from("<2i", data, offset + 32) == net_v4.out_biases
+    assert len(data) == offset + 32 + 8 + 4
+    # One output bucket with a layer is still version 4, its bias a tuple of one.
+    single = random_network(hidden=16, seed=7, layer=4)
+    assert single.file_version == 4 and single.out_biases == single.out_bias == (single.out_bias[0],)
+    assert decode_net(encode_net(single)) == single
+
+
+def with_layer_header(data: bytes, features: int, buckets: int, layer: int, qh: int) -> bytes:
+    return data[:HEADER.size] + struct.pack("<IIIi", features, buckets, layer, qh) + data[HEADER.size + 16:]
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda d: d[:HEADER.size + 12], "shorter than version 4's 44-byte header"),
+    (lambda d: with_layer_header(d, 3, 2, 8, 64), "version 4 names feature set 3"),
+    (lambda d: with_layer_header(d, 2, 0, 8, 64), "0 output buckets"),
+    (lambda d: with_layer_header(d, 2, 2, 0, 64), "a hidden layer of 0 units: it holds 1..256"),
+    (lambda d: with_layer_header(d, 2, 2, 300, 64), "a hidden layer of 300 units"),
+    (lambda d: with_layer_header(d, 2, 2, 8, 0), "QH = 0"),
+    (lambda d: with_layer_header(d, 2, 2, 7, 64), "trailing bytes"),
+    (lambda d: with_layer_header(d, 2, 2, 9, 64), "truncated"),
+    (lambda d: d[:-1], "truncated"),
+])
+def test_bad_version_4_files_are_refused(net_v4, corrupt, message):
+    with pytest.raises(NetFileError, match=message):
+        read_net(corrupt(encode_net(net_v4)))
+
+
+def test_a_network_with_a_hidden_layer_checks_its_arrays(net_v4):
+    n = net_v4
+    def network(**changes):
+        fields = dict(hidden=16, weights=n.weights, biases=n.biases, out_weights=n.out_weights,
+                      out_bias=n.out_bias, version=2, output_buckets=2, layer=8, layer_weights=n.layer_weights,
+                      layer_biases=n.layer_biases)
+        fields.update(changes)
+        return Network(**fields)
+    assert network() == n
+    with pytest.raises(NetFileError, match="layer_weights has 256 values; hidden size 16 and 2 output "
+                                           "buckets and a hidden layer of 8 needs 512"):
+        network(layer_weights=n.layer_weights[:256])
+    with pytest.raises(NetFileError, match="layer_biases has 15 values; .* needs 16"):
+        network(layer_biases=n.layer_biases[:15])
+    with pytest.raises(NetFileError, match="out_weights has 64 values; .* needs 16"):
+        network(out_weights=array("h", [0] * 64))
+    with pytest.raises(NetFileError, match="layer_biases 2147483648 does not fit in an int32"):
+        network(layer_biases=(2**31,) + n.layer_biases[1:])
+    with pytest.raises(NetFileError, match=r"the hidden layer can overflow int32 \(QA \* sum\|W1\| \+ \|b1\|"):
+        network(layer_biases=(2**31 - 1,) + n.layer_biases[1:])
+    with pytest.raises(NetFileError, match="a hidden layer of 257 units"):
+        network(layer=257)
+    with pytest.raises(NetFileError, match="QH = 40000"):
+        network(qh=40000)

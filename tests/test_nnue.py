@@ -61,9 +61,17 @@ def reference_evaluate(net: Network, board: _core.Board) -> int:
     def clipped(x: int) -> int:
         return min(max(x, 0), net.qa)
     bucket = (len(board.pieces()) - 1) * net.output_buckets // 32
-    weights = net.out_weights[bucket * 2 * h:(bucket + 1) * 2 * h]
-    out = (sum(clipped(a) * w for a, w in zip(us, weights[:h]))
-           + sum(clipped(a) * w for a, w in zip(them, weights[h:])) + net.out_biases[bucket])
+    inputs = [clipped(a) for a in us] + [clipped(a) for a in them]
+    if net.layer:       # the hidden layer's units: clamp(floor(z / QH), 0, QA)
+        units = []
+        for k in range(bucket * net.layer, (bucket + 1) * net.layer):
+            row = net.layer_weights[k * 2 * h:(k + 1) * 2 * h]
+            z = sum(a * w for a, w in zip(inputs, row)) + net.layer_biases[k]
+            units.append(min(max(z // net.qh, 0), net.qa))
+        inputs = units
+    width = len(inputs)
+    weights = net.out_weights[bucket * width:(bucket + 1) * width]
+    out = sum(a * w for a, w in zip(inputs, weights)) + net.out_biases[bucket]
     return out * net.scale // (net.qa * net.qb)      # Python's // rounds towards minus infinity
 
 
@@ -343,6 +351,45 @@ def test_output_buckets_evaluate_as_the_reference(version, buckets):
         assert searcher.evaluate(position.kernel_board) == reference_evaluate(network, position.kernel_board)
     finally:
         _core.clear_network()
+
+
+@pytest.mark.parametrize("version, buckets, layer", [(1, 1, 16), (2, 4, 8), (1, 8, 32)])
+def test_a_hidden_layer_evaluates_as_the_reference(version, buckets, layer):
+    # The units of the position's bucket, floored and clamped, then the output: exactly as the reference,
+    # from scratch and through the search's incremental accumulators; `eval`'s split by side does not
+    # apply and says so (None).
+    network = random_network(hidden=32, seed=19, weight_range=400, version=version, output_buckets=buckets,
+                             layer=layer)
+    _core.set_network(network)
+    try:
+        assert _core.network_layer() == layer
+        clamped = set()
+        for position in random_positions(60, seed=29, max_plies=200):
+            board = position.kernel_board
+            assert _core.nnue_evaluate(board) == reference_evaluate(network, board), position.fen()
+            clamped.add(_core.nnue_evaluate(board) == 0)
+        assert _core.nnue_output_parts(Position().kernel_board) is None
+        position = random_positions(1, seed=31, max_plies=60)[0]
+        actions, _ = random_walk(position, random.Random(4), 300, general_moves=0.3)
+        assert all(_core.nnue_check_incremental(position.kernel_board, actions))
+        searcher = _core.Searcher(4, 1)
+        searcher.use_nnue = True
+        assert searcher.search(position.kernel_board, depth=4).bestmove in position.legal_moves()
+    finally:
+        _core.clear_network()
+    assert _core.network_layer() == 0
+
+
+def test_set_network_refuses_a_hidden_layer_that_can_overflow():
+    base = random_network(hidden=16, seed=3, layer=4)
+    class Fake:
+        hidden, qa, qb, scale, qh, version, output_buckets, layer = 16, 255, 64, 400, 64, 1, 1, 4
+        weights, biases, out_weights, out_biases = base.weights, base.biases, base.out_weights, base.out_biases
+        layer_weights = base.layer_weights
+        layer_biases = (2**31 - 1,) + base.layer_biases[1:]     # plus any weight's share: beyond int32
+    with pytest.raises(ValueError, match="the hidden layer can overflow int32"):
+        _core.set_network(Fake)
+    assert _core.network_hidden() == 0
 
 
 def test_set_network_checks_the_version():

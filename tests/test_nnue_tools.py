@@ -352,7 +352,7 @@ def test_factorised_training_folds_into_the_same_network(selfplay_file):
     rng = np.random.default_rng(3)
     trainer = train_nnue.Trainer(train_nnue.initial_net(32, rng, factorise=True), 400.0, 1e-3)
     trainer.params["W"][nnue_net.N_INPUTS:] = rng.normal(0, 0.2, (train_nnue.N_VIRTUAL, 32))
-    *_, prediction = trainer.forward(data)
+    prediction = trainer.forward(data)["prediction"]
     folded = trainer.snapshot()
     assert folded.W.shape == (nnue_net.N_INPUTS, 32)
     us, them = nnue_net.record_features(data.records)
@@ -473,7 +473,7 @@ def test_factorised_king_buckets_fold_into_the_same_network(selfplay_file):
     net = train_nnue.initial_net(32, rng, factorise=True, version=2)
     trainer = train_nnue.Trainer(net, 400.0, 1e-3)
     trainer.params["W"][:] = rng.normal(0, 0.1, trainer.params["W"].shape)
-    *_, prediction = trainer.forward(data)
+    prediction = trainer.forward(data)["prediction"]
     folded = trainer.snapshot()
     assert folded.W.shape == (nnue_net.N_INPUTS_V2, 32) and folded.version == 2
     half = len(data) // 2
@@ -548,8 +548,8 @@ def test_a_teacher_that_dies_abandons_its_game_and_is_started_again(tmp_path, mo
 
 # -- output buckets (JJNN file version 3) -------------------------------------------------------------
 
-@pytest.mark.parametrize("buckets, version", [(1, 1), (8, 1), (4, 2)])
-def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets, version):
+@pytest.mark.parametrize("buckets, version, layer", [(1, 1, 0), (8, 1, 0), (4, 2, 0), (1, 1, 8), (4, 2, 4)])
+def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets, version, layer):
     # The hand-written backward pass against central differences of the loss (float64 for the check).
     pytest.importorskip("scipy")
     import train_nnue
@@ -557,7 +557,7 @@ def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets
     records, _ = train_nnue.load([selfplay_file], 3000)
     data = train_nnue.data_set(records[:300], 400.0, 0.7, factorise=True, version=version)
     rng = np.random.default_rng(5)
-    net = train_nnue.initial_net(16, rng, True, version, buckets)
+    net = train_nnue.initial_net(16, rng, True, version, buckets, layer)
     trainer = train_nnue.Trainer(net, 400.0, 1e-3)
     for name in trainer.params:
         trainer.params[name] = (trainer.params[name] + rng.normal(0, 0.05, np.shape(trainer.params[name])))
@@ -565,7 +565,8 @@ def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets
     if buckets > 1:
         assert len(set(nnue_net.output_buckets_of(data.us_features, buckets))) > 1
     _, grads = trainer.gradients(data)
-    for name in ("W", "b", "wo", "bo"):
+    assert set(grads) == set(trainer.params) == {"W", "b", "wo", "bo"} | ({"W1", "b1"} if layer else set())
+    for name in grads:
         values = trainer.params[name].reshape(-1)
         gradient = np.asarray(grads[name]).reshape(-1)
         for index in rng.choice(np.flatnonzero(gradient) if np.any(gradient) else np.arange(len(values)), 4):
@@ -605,3 +606,46 @@ def test_output_buckets_from_training_to_the_engine(selfplay_file, tmp_path):
             assert abs(engine_value - value) < 1        # the float network of the same integers, floored
     finally:
         _core.clear_network()
+
+
+# -- a hidden layer (JJNN file version 4) ---------------------------------------------------------------
+
+def test_a_hidden_layer_from_training_to_the_engine(selfplay_file, tmp_path):
+    # Trained with a hidden layer of 8 units and 4 output buckets, written as version 4, read back and
+    # evaluated by the engine exactly as the trainer's reference does; the float network it came from
+    # within the rounding's worst case, and `eval` shows its output without the split by side.
+    pytest.importorskip("scipy")
+    import train_nnue
+    from engine import _core, netfile
+    from engine.server.evaluation import network_lines
+
+    path = str(tmp_path / "layer.jjnn")
+    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
+                            "--mirror", "--factorise", "--output-buckets", "4", "--layer", "8",
+                            "--validation", "0.34", "--check"]) == 0
+    qnet = nnue_net.read_jjnn(path)
+    assert qnet.layer == 8 and qnet.W1.shape == (4, 8, 32) and qnet.wo.shape == (4, 8) and len(qnet.bo) == 4
+    assert netfile.read_net(path).file_version == 4
+    positions = random_positions(600, seed=17)[::6]
+    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
+    us, them = nnue_net.record_features(records)
+    floats = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
+    bound = nnue_net.rounding_bound(nnue_net.dequantise(qnet))
+    _core.set_network(netfile.read_net(path))
+    try:
+        for position, value in zip(positions, floats):
+            engine_value = _core.nnue_evaluate(position.kernel_board)
+            assert engine_value == nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
+            assert abs(engine_value - value) <= bound
+        assert "not a sum of the sides' halves" in network_lines(positions[0])[0]
+    finally:
+        _core.clear_network()
+
+
+def test_the_trainer_refuses_a_hidden_layer_out_of_range(selfplay_file, tmp_path, capsys):
+    pytest.importorskip("scipy")
+    import train_nnue
+
+    with pytest.raises(SystemExit):
+        train_nnue.main([selfplay_file, "-o", str(tmp_path / "x.jjnn"), "--layer", "300"])
+    assert "--layer 300: it must be 0..256" in capsys.readouterr().err

@@ -17,17 +17,25 @@ f-file: N_INPUTS_V2 = 7560 inputs. The network, with H hidden units per perspect
     out   = a_us . wo[:H] + a_them . wo[H:] + bo       (us: the side to move)
     eval  = out * SCALE centipawns, from the side to move's view
 
+With a hidden layer of L units (JJNN file version 4), between the accumulators and the output:
+
+    u     = clamp(W1 . [a_us, a_them] + b1, 0, 1)      (W1: L x 2H, b1: L)
+    out   = u . wo + bo                                (wo: L)
+
 Quantised: W_q = round(W * QA), b_q = round(b * QA) (int16), wo_q = round(wo * QB) (int16),
 bo_q = round(bo * QA * QB) (int32); acc_q = b_q + sum W_q, a_q = clamp(acc_q, 0, QA),
 out_q = a_q_us . wo_q[:H] + a_q_them . wo_q[H:] + bo_q, cp = floor(out_q * SCALE / (QA * QB)) (rounded
-towards minus infinity, as the engine does: engine/netfile.py). |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
+towards minus infinity, as the engine does: engine/netfile.py). The hidden layer: W1_q = round(W1 * QH)
+(int16), b1_q = round(b1 * QA * QH) (int32), u_q = clamp(floor((W1_q . [a_q_us, a_q_them] + b1_q) / QH),
+0, QA), out_q = u_q . wo_q + bo_q. |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
 board fit int16 whatever the position: 33 * round(WEIGHT_LIMIT * QA) <= 32767.
 
 The file is the engine's JJNN format, read and written by engine.netfile.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Optional
 
 import numpy as np
 
@@ -39,6 +47,7 @@ N_INPUTS_V2 = netfile.N_INPUTS_V2
 N_BUCKETS = netfile.N_BUCKETS
 QA = netfile.DEFAULT_QA
 QB = netfile.DEFAULT_QB
+QH = netfile.DEFAULT_QH
 SCALE = netfile.DEFAULT_SCALE
 MAX_PIECES = 32
 #: The largest |W| and |b| whose quantised values cannot overflow an int16 accumulator (992 / 255 = 3.89).
@@ -111,52 +120,60 @@ def version_of(n_inputs: int) -> int:
     raise ValueError(f"{n_inputs} inputs: neither feature set's ({N_INPUTS}, {N_INPUTS_V2})")
 
 
+class _Shape:
+    """What FloatNet and QuantNet share: their sizes, read off the arrays."""
+
+    W: np.ndarray
+    b: np.ndarray
+    wo: np.ndarray
+    W1: Optional[np.ndarray]
+
+    @property
+    def hidden(self) -> int:
+        return len(self.b)
+
+    @property
+    def version(self) -> int:
+        return version_of(len(self.W))
+
+    @property
+    def output_buckets(self) -> int:
+        return 1 if np.ndim(self.wo) == 1 else len(self.wo)
+
+    @property
+    def layer(self) -> int:
+        """The hidden layer's units (per output bucket), 0 without one."""
+        return 0 if self.W1 is None else self.W1.shape[1]
+
+
 @dataclass
-class FloatNet:
+class FloatNet(_Shape):
     """The float network: W (n_inputs, H), b (H,), wo (2H,), bo (a float); n_inputs N_INPUTS (version 1)
-    or N_INPUTS_V2 (version 2). With B output buckets (JJNN file version 3) wo is (B, 2H) and bo (B,)."""
+    or N_INPUTS_V2 (version 2). With B output buckets (JJNN file version 3) wo is (B, 2H) and bo (B,).
+    With a hidden layer of L units (version 4): W1 (B, L, 2H), b1 (B, L), wo (B, L), bo (B,), B >= 1."""
 
     W: np.ndarray
     b: np.ndarray
     wo: np.ndarray
     bo: float
-
-    @property
-    def hidden(self) -> int:
-        return len(self.b)
-
-    @property
-    def version(self) -> int:
-        return version_of(len(self.W))
-
-    @property
-    def output_buckets(self) -> int:
-        return 1 if np.ndim(self.wo) == 1 else len(self.wo)
+    W1: Optional[np.ndarray] = None
+    b1: Optional[np.ndarray] = None
 
 
 @dataclass
-class QuantNet:
+class QuantNet(_Shape):
     """The quantised network, as the JJNN file holds it."""
 
     W: np.ndarray       # int16 (n_inputs, H)
     b: np.ndarray       # int16 (H,)
-    wo: np.ndarray      # int16 (2H,); with B output buckets (B, 2H)
-    bo: "int | np.ndarray"   # int32; with B output buckets int64 (B,)
+    wo: np.ndarray      # int16 (2H,); with B output buckets (B, 2H); with a hidden layer (B, L)
+    bo: "int | np.ndarray"   # int32; with B output buckets or a hidden layer int64 (B,)
     qa: int = QA
     qb: int = QB
     scale: int = SCALE
-
-    @property
-    def hidden(self) -> int:
-        return len(self.b)
-
-    @property
-    def version(self) -> int:
-        return version_of(len(self.W))
-
-    @property
-    def output_buckets(self) -> int:
-        return 1 if np.ndim(self.wo) == 1 else len(self.wo)
+    W1: Optional[np.ndarray] = None    # int16 (B, L, 2H)
+    b1: Optional[np.ndarray] = None    # int64 (B, L)
+    qh: int = QH
 
 
 def output_buckets_of(us: np.ndarray, buckets: int) -> np.ndarray:
@@ -165,15 +182,40 @@ def output_buckets_of(us: np.ndarray, buckets: int) -> np.ndarray:
     return netfile.output_bucket(np.sum(np.asarray(us) != NO_FEATURE, axis=1), buckets)
 
 
-def output_layer(wo: np.ndarray, bo, a_us: np.ndarray, a_them: np.ndarray, bucket: np.ndarray) -> np.ndarray:
+def output_layer(wo: np.ndarray, bo, a_us: np.ndarray, a_them: np.ndarray, bucket: np.ndarray,
+                 layer: Optional[tuple] = None) -> np.ndarray:
     """The output before scaling: each position's clipped accumulators (the side to move's, the other's)
-    times its bucket's output weights, plus its bias (one bucket: wo (2H,), bo a number)."""
+    times its bucket's output weights, plus its bias (one bucket: wo (2H,), bo a number). With `layer`
+    = (W1, b1, activation), through the hidden layer: its units, activation(W1 . [a_us, a_them] + b1) of
+    the position's bucket, times the bucket's output weights (wo (B, L)), plus its bias (bo (B,))."""
     h = a_us.shape[1]
+    if layer is not None:
+        W1, b1, activation = layer
+        both = np.concatenate([a_us, a_them], axis=1)
+        buckets, units = W1.shape[:2]
+        every = (both @ W1.reshape(buckets * units, 2 * h).T).reshape(len(both), buckets, units)
+        z = every[np.arange(len(both)), bucket] + b1[bucket]
+        return np.einsum("ij,ij->i", activation(z), wo[bucket]) + np.asarray(bo)[bucket]
     if np.ndim(wo) == 1:
         return a_us @ wo[:h] + a_them @ wo[h:] + bo
     weights = wo[bucket]
     return (np.einsum("ij,ij->i", a_us, weights[:, :h]) + np.einsum("ij,ij->i", a_them, weights[:, h:])
             + np.asarray(bo)[bucket])
+
+
+def float_layer(net: FloatNet) -> Optional[tuple]:
+    """output_layer's `layer` for a float network: units clamped to [0, 1]."""
+    if net.W1 is None:
+        return None
+    return np.asarray(net.W1, np.float64), np.asarray(net.b1, np.float64), lambda z: np.clip(z, 0.0, 1.0)
+
+
+def quantised_layer(qnet: QuantNet) -> Optional[tuple]:
+    """output_layer's `layer` for the integer network: units clamp(floor(z / QH), 0, QA)."""
+    if qnet.W1 is None:
+        return None
+    return (qnet.W1.astype(np.int64), np.asarray(qnet.b1, np.int64),
+            lambda z: np.clip(z // qnet.qh, 0, qnet.qa))
 
 
 def _accumulate(weights: np.ndarray, bias: np.ndarray, features: np.ndarray, dtype: type) -> np.ndarray:
@@ -200,23 +242,36 @@ def _evaluate_float(net: FloatNet, us: np.ndarray, them: np.ndarray) -> np.ndarr
     a_us = np.clip(_accumulate(net.W, net.b, us, np.float64), 0.0, 1.0)
     a_them = np.clip(_accumulate(net.W, net.b, them, np.float64), 0.0, 1.0)
     bucket = output_buckets_of(us, net.output_buckets)
-    return output_layer(np.asarray(net.wo, np.float64), net.bo, a_us, a_them, bucket) * SCALE
+    return output_layer(np.asarray(net.wo, np.float64), net.bo, a_us, a_them, bucket, float_layer(net)) * SCALE
 
 
 def quantise(net: FloatNet) -> QuantNet:
     """The integer network of the spec (W and b clipped to WEIGHT_LIMIT first)."""
     w_q = np.round(np.clip(net.W, -WEIGHT_LIMIT, WEIGHT_LIMIT) * QA).astype(np.int16)
     b_q = np.round(np.clip(net.b, -WEIGHT_LIMIT, WEIGHT_LIMIT) * QA).astype(np.int16)
-    wo = np.round(net.wo * QB)
-    if np.abs(wo).max(initial=0) > 32767:
-        raise ValueError("an output weight does not fit int16 after quantisation")
-    wo_q = wo.astype(np.int16)
+    wo_q = _int16_weights(net.wo, QB, "an output weight")
     bo_q = np.round(np.asarray(net.bo, np.float64) * QA * QB).astype(np.int64)
-    # The engine sums out_q in int32: the worst case over all activations must fit, in every bucket.
-    worst = QA * np.abs(wo_q.astype(np.int64)).reshape(net.output_buckets, -1).sum(axis=1) + np.abs(bo_q)
+    # The engine sums in int32: the worst case over all activations must fit, in every bucket and unit.
+    _check_int32(wo_q.reshape(net.output_buckets, -1), bo_q.reshape(-1), "the output layer")
+    if net.W1 is None:
+        return QuantNet(w_q, b_q, wo_q, int(bo_q) if bo_q.ndim == 0 else bo_q)
+    w1_q = _int16_weights(net.W1, QH, "a hidden-layer weight")
+    b1_q = np.round(np.asarray(net.b1, np.float64) * QA * QH).astype(np.int64)
+    _check_int32(w1_q.reshape(-1, 2 * net.hidden), b1_q.reshape(-1), "the hidden layer")
+    return QuantNet(w_q, b_q, wo_q, bo_q, W1=w1_q, b1=b1_q)
+
+
+def _int16_weights(weights: np.ndarray, scale: int, what: str) -> np.ndarray:
+    scaled = np.round(np.asarray(weights, np.float64) * scale)
+    if np.abs(scaled).max(initial=0) > 32767:
+        raise ValueError(f"{what} does not fit int16 after quantisation")
+    return scaled.astype(np.int16)
+
+
+def _check_int32(rows: np.ndarray, biases: np.ndarray, what: str) -> None:
+    worst = QA * np.abs(rows.astype(np.int64)).sum(axis=1) + np.abs(biases)
     if worst.max() > 2**31 - 1:
-        raise ValueError("the output layer could overflow int32")
-    return QuantNet(w_q, b_q, wo_q, int(bo_q) if bo_q.ndim == 0 else bo_q)
+        raise ValueError(f"{what} could overflow int32")
 
 
 def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> QuantNet:
@@ -224,23 +279,33 @@ def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: n
     does on average. Rounding the output weights to steps of 1/QB errs by a fixed amount per weight;
     weighted by the mean activations these errors add up to an offset common to all positions, tens of
     centipawns when the weights are only a few steps large. The output bias takes that offset out; what
-    is left varies from position to position. With output buckets, each bucket's bias by its own
-    positions (by all of them for a bucket that has none)."""
-    difference = (evaluate_float(net, us, them) - evaluate_float(dequantise(qnet), us, them)) / SCALE
-    if qnet.output_buckets == 1:
+    is left varies from position to position. With output buckets (or a hidden layer), each bucket's bias
+    by its own positions (by all of them for a bucket that has none). The offset is measured on the
+    float network of the integer weights (dequantise); with a hidden layer, on the integer evaluation
+    itself, whose units are also floored (half a step 1/QA each on average, another common offset)."""
+    if qnet.W1 is None:
+        rounded = evaluate_float(dequantise(qnet), us, them)
+    else:
+        rounded = evaluate_quantised(qnet, us, them).astype(np.float64)
+    difference = (evaluate_float(net, us, them) - rounded) / SCALE
+    if np.ndim(qnet.bo) == 0:
         bo_q = qnet.bo + int(round(np.mean(difference) * qnet.qa * qnet.qb))
     else:
         bucket = output_buckets_of(us, qnet.output_buckets)
         offsets = [np.mean(difference[bucket == k]) if np.any(bucket == k) else np.mean(difference)
                    for k in range(qnet.output_buckets)]
         bo_q = qnet.bo + np.round(np.array(offsets) * qnet.qa * qnet.qb).astype(np.int64)
-    return QuantNet(qnet.W, qnet.b, qnet.wo, bo_q, qnet.qa, qnet.qb, qnet.scale)
+    return replace(qnet, bo=bo_q)
 
 
 def dequantise(qnet: QuantNet) -> FloatNet:
-    """The float network whose exact values the integer one holds (for testing the integer arithmetic)."""
-    return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb,
-                    np.asarray(qnet.bo) / (qnet.qa * qnet.qb) if qnet.output_buckets > 1 else qnet.bo / (qnet.qa * qnet.qb))
+    """The float network whose exact values the integer one holds (for testing the integer arithmetic;
+    with a hidden layer the integer units are also floored, which the float ones are not)."""
+    bo = np.asarray(qnet.bo) / (qnet.qa * qnet.qb) if np.ndim(qnet.bo) else qnet.bo / (qnet.qa * qnet.qb)
+    if qnet.W1 is None:
+        return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, bo)
+    return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, bo, qnet.W1 / qnet.qh,
+                    np.asarray(qnet.b1) / (qnet.qa * qnet.qh))
 
 
 def evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
@@ -252,7 +317,8 @@ def _evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.
     a_us = np.clip(_accumulate(qnet.W, qnet.b, us, np.int64), 0, qnet.qa)
     a_them = np.clip(_accumulate(qnet.W, qnet.b, them, np.int64), 0, qnet.qa)
     bucket = output_buckets_of(us, qnet.output_buckets)
-    out = output_layer(qnet.wo.astype(np.int64), np.asarray(qnet.bo, np.int64), a_us, a_them, bucket)
+    out = output_layer(qnet.wo.astype(np.int64), np.asarray(qnet.bo, np.int64), a_us, a_them, bucket,
+                       quantised_layer(qnet))
     return (out * qnet.scale) // (qnet.qa * qnet.qb)      # floor, as the engine rounds
 
 
@@ -260,20 +326,29 @@ def rounding_bound(net: FloatNet, active: int = MAX_PIECES) -> float:
     """A worst-case bound, in centipawns, on |float eval - quantised eval| for a position with `active`
     pieces: each accumulator is off by at most (active + 1) half steps of 1/QA (W and b rounded), which
     the clamp does not enlarge; each output term a * wo by that times |wo| plus a half step 1/QB of wo
-    (a <= 1); bo by half a step of 1/(QA QB); the rounding down to whole centipawns by less than 1.
-    It holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
-    acc_error = (active + 1) * 0.5 / QA
+    (a <= 1); bo by half a step of 1/(QA QB); the rounding down to whole centipawns by less than 1. With
+    a hidden layer, a unit's error is the accumulators' times its |W1| plus half a step 1/QH per weight
+    and 1/(QA QH) for its bias, plus 1/QA for the floor, and it enters the output as a does above. It
+    holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
+    error = (active + 1) * 0.5 / QA        # of each input of the next layer
+    if net.W1 is not None:
+        w1 = np.reshape(net.W1, (-1, 2 * net.hidden))
+        error = error * np.abs(w1).sum(axis=1).max() + w1.shape[1] * 0.5 / QH + 0.5 / (QA * QH) + 1 / QA
     wo = np.reshape(net.wo, (net.output_buckets, -1))        # the worst bucket's
-    out_error = acc_error * np.abs(wo).sum(axis=1).max() + wo.shape[1] * 0.5 / QB + 0.5 / (QA * QB)
+    out_error = error * np.abs(wo).sum(axis=1).max() + wo.shape[1] * 0.5 / QB + 0.5 / (QA * QB)
     return float(out_error * SCALE + 1)
 
 
 def to_network(qnet: QuantNet) -> netfile.Network:
     """The quantised net as the engine's file format holds it."""
-    bias = [int(b) for b in qnet.bo] if qnet.output_buckets > 1 else int(qnet.bo)
-    return netfile.Network(qnet.hidden, np.ascontiguousarray(qnet.W, dtype=np.int16).ravel().tolist(),
-                           qnet.b.astype(np.int16).tolist(), qnet.wo.astype(np.int16).ravel().tolist(), bias,
-                           qnet.qa, qnet.qb, qnet.scale, qnet.version, qnet.output_buckets)
+    bias = [int(b) for b in qnet.bo] if np.ndim(qnet.bo) else int(qnet.bo)
+    arrays = (np.ascontiguousarray(qnet.W, dtype=np.int16).ravel().tolist(), qnet.b.astype(np.int16).tolist(),
+              qnet.wo.astype(np.int16).ravel().tolist(), bias, qnet.qa, qnet.qb, qnet.scale, qnet.version,
+              qnet.output_buckets)
+    if qnet.W1 is None:
+        return netfile.Network(qnet.hidden, *arrays)
+    return netfile.Network(qnet.hidden, *arrays, qnet.layer, qnet.W1.astype(np.int16).ravel().tolist(),
+                           [int(b) for b in np.ravel(qnet.b1)], qnet.qh)
 
 
 def write_jjnn(path: str, qnet: QuantNet) -> None:
@@ -284,13 +359,18 @@ def write_jjnn(path: str, qnet: QuantNet) -> None:
 def read_jjnn(path: str) -> QuantNet:
     """Read a JJNN file (engine.netfile, which checks it: NetFileError)."""
     network = netfile.read_net(path)
-    h = network.hidden
+    h, buckets, units = network.hidden, network.output_buckets, network.layer
+    W = np.array(network.weights, dtype=np.int16).reshape(network.n_inputs, h)
+    b = np.array(network.biases, dtype=np.int16)
     wo = np.array(network.out_weights, dtype=np.int16)
-    bucketed = network.output_buckets > 1
-    return QuantNet(np.array(network.weights, dtype=np.int16).reshape(network.n_inputs, h),
-                    np.array(network.biases, dtype=np.int16), wo.reshape(network.output_buckets, 2 * h) if bucketed else wo,
-                    np.array(network.out_biases, np.int64) if bucketed else network.out_bias, network.qa, network.qb,
-                    network.scale)
+    constants = (network.qa, network.qb, network.scale)
+    if units:
+        return QuantNet(W, b, wo.reshape(buckets, units), np.array(network.out_biases, np.int64), *constants,
+                        W1=np.array(network.layer_weights, np.int16).reshape(buckets, units, 2 * h),
+                        b1=np.array(network.layer_biases, np.int64).reshape(buckets, units), qh=network.qh)
+    if buckets > 1:
+        return QuantNet(W, b, wo.reshape(buckets, 2 * h), np.array(network.out_biases, np.int64), *constants)
+    return QuantNet(W, b, wo, network.out_bias, *constants)
 
 
 def record_features(records: np.ndarray, version: int = 1, mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -3,7 +3,8 @@ as a JJNN file for the engine's EvalFile option.
 
     python tools/train_nnue.py selfplay.bin [master.bin ...] -o jiangjun.jjnn [--hidden 256]
         [--epochs 30] [--batch 1024] [--lr 0.001] [--lambda 0.7] [--k 400] [--max-score 3000]
-        [--score-scale 1.0] [--mirror] [--factorise] [--features plain|king-buckets] [--max-minutes M]
+        [--score-scale 1.0] [--mirror] [--factorise] [--features plain|king-buckets]
+        [--output-buckets B] [--layer L] [--max-minutes M]
         [--validation 0.1] [--patience 4] [--seed 1] [--baseline] [--check]
 
 The fit: minimise the mean squared error between sigmoid(eval / K) and the target
@@ -26,7 +27,9 @@ The inputs are sparse (at most 32 of the 1260 features per perspective are activ
 perspective's features are a sparse 0/1 matrix X and the accumulators of a batch are X @ W + b; the
 gradient of W is X.T @ (gradient of the accumulators). scipy's sparse products do both in C: measured
 here (batch 1024, H 256, float32) about 1 ms each, against 25 ms for numpy's gather-and-sum and 120 ms
-for np.add.at. The one hidden layer's gradients are written out by hand (see `Trainer.step`);
+for np.add.at. --layer L adds a hidden layer of L clipped units between the accumulators and the
+output (JJNN file version 4; per output bucket with --output-buckets). The gradients are written out by
+hand (`Trainer.gradients`, checked against central differences by a test);
 the optimiser is Adam; W and b are kept inside the quantisation's WEIGHT_LIMIT at every step.
 
 Validation holds out whole games (--validation of them, chosen by the seed; a game is its file and its
@@ -46,14 +49,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Optional
 
 import numpy as np
 import scipy.sparse
 
-from engine.netfile import MAX_OUTPUT_BUCKETS, output_bucket
+from engine.netfile import MAX_LAYER, MAX_OUTPUT_BUCKETS, output_bucket
 from nnue_data import SCORE_LIMIT, read_records, record_fen
 from nnue_net import (MAX_PIECES, N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
                       calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
@@ -159,7 +162,7 @@ def fold(net: FloatNet) -> FloatNet:
     else:
         shared = net.W[N_INPUTS_V2:N_INPUTS_V2 + N_INPUTS] + np.repeat(net.W[N_INPUTS_V2 + N_INPUTS:], 90, axis=0)
         W = net.W[:N_INPUTS_V2] + np.tile(shared, (N_BUCKETS, 1))
-    return FloatNet(W, net.b, net.wo, net.bo)
+    return replace(net, W=W)
 
 
 def targets(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0) -> np.ndarray:
@@ -217,12 +220,13 @@ def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0
 
 
 def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, version: int = 1,
-                output_buckets: int = 1) -> FloatNet:
+                output_buckets: int = 1, layer: int = 0) -> FloatNet:
     """Small random weights: an accumulator starts near the middle of the clamp's [0, 1], where it has a
     gradient (30-odd features of standard deviation 0.05 around a bias of 0.5). Virtual weights start at 0.
     Factorised king buckets: the shared un-bucketed weights start random and the bucketed ones at 0 (each
     bucket starts as the same plain network and learns its differences from it). Output buckets start
-    with the same output weights."""
+    with the same output weights. A hidden layer's units start near the middle of their clamp too (2H
+    inputs of about 0.5 with weights of standard deviation 0.3 / sqrt(2H * 0.3), around a bias of 0.5)."""
     if version == 1:
         W = rng.normal(0, 0.05, (N_INPUTS, hidden)).astype(DTYPE)
         if factorise:
@@ -232,11 +236,16 @@ def initial_net(hidden: int, rng: np.random.Generator, factorise: bool = False, 
                             np.zeros((N_VIRTUAL, hidden), DTYPE)])
     else:
         W = rng.normal(0, 0.05, (N_INPUTS_V2, hidden)).astype(DTYPE)
+    b = np.full(hidden, 0.5, DTYPE)
+    if layer:
+        W1 = rng.normal(0, 0.3 / np.sqrt(2 * hidden * 0.3), (layer, 2 * hidden)).astype(DTYPE)
+        wo = rng.normal(0, 1 / np.sqrt(layer), layer).astype(DTYPE)
+        return FloatNet(W=W, b=b, wo=np.tile(wo, (output_buckets, 1)), bo=np.zeros(output_buckets, DTYPE),
+                        W1=np.tile(W1, (output_buckets, 1, 1)), b1=np.full((output_buckets, layer), 0.5, DTYPE))
     wo = rng.normal(0, 1 / np.sqrt(2 * hidden), 2 * hidden).astype(DTYPE)
     if output_buckets > 1:
-        return FloatNet(W=W, b=np.full(hidden, 0.5, DTYPE), wo=np.tile(wo, (output_buckets, 1)),
-                        bo=np.zeros(output_buckets, DTYPE))
-    return FloatNet(W=W, b=np.full(hidden, 0.5, DTYPE), wo=wo, bo=0.0)
+        return FloatNet(W=W, b=b, wo=np.tile(wo, (output_buckets, 1)), bo=np.zeros(output_buckets, DTYPE))
+    return FloatNet(W=W, b=b, wo=wo, bo=0.0)
 
 
 class Trainer:
@@ -250,32 +259,47 @@ class Trainer:
         self.lr = lr
         self.weight_decay = weight_decay
         self.buckets = net.output_buckets
+        self.layer = net.layer
         self.params = {"W": net.W, "b": net.b, "wo": net.wo,
-                       "bo": np.array([net.bo], DTYPE) if self.buckets == 1 else net.bo}
+                       "bo": np.array([net.bo], DTYPE) if np.ndim(net.bo) == 0 else net.bo}
+        if self.layer:
+            self.params.update(W1=net.W1, b1=net.b1)
         self.m = {name: np.zeros_like(p) for name, p in self.params.items()}
         self.v = {name: np.zeros_like(p) for name, p in self.params.items()}
         self.t = 0
 
-    def forward(self, batch: DataSet) -> tuple[np.ndarray, ...]:
+    def _bucket(self, batch: DataSet) -> np.ndarray:
+        return output_bucket(batch.pieces, self.buckets) if self.buckets > 1 else np.zeros(len(batch), np.int64)
+
+    def forward(self, batch: DataSet) -> dict[str, np.ndarray]:
+        """The batch's intermediate values: the accumulators, their clamps, (with a hidden layer) the
+        units before and after theirs, each position's bucket, and the prediction."""
         p = self.params
         h = len(p["b"])
-        acc_us = batch.us @ p["W"] + p["b"]
-        acc_them = batch.them @ p["W"] + p["b"]
-        a_us = np.clip(acc_us, 0, 1)
-        a_them = np.clip(acc_them, 0, 1)
-        if self.buckets == 1:
+        values = {"acc_us": batch.us @ p["W"] + p["b"], "acc_them": batch.them @ p["W"] + p["b"],
+                  "bucket": self._bucket(batch)}
+        a_us, a_them = np.clip(values["acc_us"], 0, 1), np.clip(values["acc_them"], 0, 1)
+        rows, bucket = np.arange(len(a_us)), values["bucket"]
+        if self.layer:
+            both = np.concatenate([a_us, a_them], axis=1)
+            every = both @ p["W1"].reshape(-1, 2 * h).T          # each bucket's units (a small product)
+            z = every.reshape(len(both), self.buckets, self.layer)[rows, bucket] + p["b1"][bucket]
+            units = np.clip(z, 0, 1)
+            out = np.einsum("ij,ij->i", units, p["wo"][bucket]) + p["bo"][bucket]
+            values.update(both=both, z=z, units=units)
+        elif self.buckets == 1:
             out = a_us @ p["wo"][:h] + a_them @ p["wo"][h:] + p["bo"][0]
         else:       # every bucket's output (a small product), then each position's own bucket's
             every = a_us @ p["wo"][:, :h].T + a_them @ p["wo"][:, h:].T + p["bo"]
-            out = every[np.arange(len(every)), output_bucket(batch.pieces, self.buckets)]
-        prediction = sigmoid(out * (SCALE / self.k))
-        return acc_us, acc_them, a_us, a_them, prediction
+            out = every[rows, bucket]
+        values.update(a_us=a_us, a_them=a_them, prediction=sigmoid(out * (SCALE / self.k)))
+        return values
 
     def loss(self, data: DataSet, chunk: int = 8192) -> float:
         total = 0.0
         for i in range(0, len(data), chunk):
             part = data.rows(slice(i, i + chunk))
-            prediction = self.forward(part)[-1]
+            prediction = self.forward(part)["prediction"]
             total += float(np.sum((prediction - part.target) ** 2))
         return total / max(1, len(data))
 
@@ -289,31 +313,53 @@ class Trainer:
         """The batch's mean squared error and its gradient for each parameter."""
         p = self.params
         h = len(p["b"])
-        acc_us, acc_them, a_us, a_them, prediction = self.forward(batch)
+        values = self.forward(batch)
+        prediction, bucket = values["prediction"], values["bucket"]
         error = prediction - batch.target
         # d loss / d out: the mean of (prediction - target)^2 through the sigmoid of out * SCALE / K.
         d_out = (2 / len(error)) * error * prediction * (1 - prediction) * (SCALE / self.k)
-        if self.buckets == 1:
+        if self.layer:
+            grads, d_a_us, d_a_them = self._layer_gradients(values, d_out)
+        elif self.buckets == 1:
             wo = p["wo"]
-            d_wo = np.concatenate([a_us.T @ d_out, a_them.T @ d_out])
-            d_bo = np.array([d_out.sum()], DTYPE)
+            grads = {"wo": np.concatenate([values["a_us"].T @ d_out, values["a_them"].T @ d_out]),
+                     "bo": np.array([d_out.sum()], DTYPE)}
+            d_a_us, d_a_them = d_out[:, None] * wo[:h], d_out[:, None] * wo[h:]
         else:       # each position's gradient goes to its own bucket's output weights (d_buckets: one-hot)
-            bucket = output_bucket(batch.pieces, self.buckets)
             wo = p["wo"][bucket]
             d_buckets = np.zeros((len(d_out), self.buckets), DTYPE)
             d_buckets[np.arange(len(d_out)), bucket] = d_out
-            d_wo = np.concatenate([d_buckets.T @ a_us, d_buckets.T @ a_them], axis=1)
-            d_bo = d_buckets.sum(axis=0)
+            grads = {"wo": np.concatenate([d_buckets.T @ values["a_us"], d_buckets.T @ values["a_them"]], axis=1),
+                     "bo": d_buckets.sum(axis=0)}
+            d_a_us, d_a_them = d_out[:, None] * wo[:, :h], d_out[:, None] * wo[:, h:]
         # The clamp passes the gradient only strictly inside (0, 1).
-        d_us = d_out[:, None] * wo[..., :h] * ((acc_us > 0) & (acc_us < 1))
-        d_them = d_out[:, None] * wo[..., h:] * ((acc_them > 0) & (acc_them < 1))
-        grads = {
-            "W": batch.us.T @ d_us + batch.them.T @ d_them,
-            "b": d_us.sum(axis=0) + d_them.sum(axis=0),
-            "wo": d_wo,
-            "bo": d_bo,
-        }
+        acc_us, acc_them = values["acc_us"], values["acc_them"]
+        d_us = d_a_us * ((acc_us > 0) & (acc_us < 1))
+        d_them = d_a_them * ((acc_them > 0) & (acc_them < 1))
+        grads["W"] = batch.us.T @ d_us + batch.them.T @ d_them
+        grads["b"] = d_us.sum(axis=0) + d_them.sum(axis=0)
         return float(np.mean(error ** 2)), grads
+
+    def _layer_gradients(self, values: dict[str, np.ndarray], d_out: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray]:
+        """The gradients of the hidden layer's and the output's parameters, and of the clipped
+        accumulators (the side to move's, the other's). Each position's gradient goes to its own bucket's
+        weights: d_every holds it in its bucket's L columns of the (n, B * L) units of every bucket."""
+        p = self.params
+        h = len(p["b"])
+        n, bucket = len(d_out), values["bucket"]
+        d_buckets = np.zeros((n, self.buckets), DTYPE)
+        d_buckets[np.arange(n), bucket] = d_out
+        z = values["z"]
+        d_z = d_out[:, None] * p["wo"][bucket] * ((z > 0) & (z < 1))       # through the units' clamp
+        d_every = np.zeros((n, self.buckets, self.layer), DTYPE)
+        d_every[np.arange(n), bucket] = d_z
+        d_every = d_every.reshape(n, -1)
+        grads = {"wo": (d_buckets[:, :, None] * values["units"][:, None, :]).sum(axis=0),
+                 "bo": d_buckets.sum(axis=0),
+                 "W1": (d_every.T @ values["both"]).reshape(p["W1"].shape),
+                 "b1": d_every.sum(axis=0).reshape(p["b1"].shape)}
+        d_both = d_every @ p["W1"].reshape(-1, 2 * h)
+        return grads, d_both[:, :h], d_both[:, h:]
 
     def _apply(self, grads: dict[str, np.ndarray]) -> None:
         p = self.params
@@ -338,7 +384,9 @@ class Trainer:
     def snapshot(self) -> FloatNet:
         """The network as the engine computes it (folded, when factorised)."""
         p = self.params
-        bo = float(p["bo"][0]) if self.buckets == 1 else p["bo"].copy()
+        bo = float(p["bo"][0]) if self.buckets == 1 and not self.layer else p["bo"].copy()
+        if self.layer:
+            return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo, p["W1"].copy(), p["b1"].copy()))
         return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo))
 
 
@@ -440,6 +488,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="plain (JJNN version 1) or king-buckets (version 2: bucketed by the own general)")
     parser.add_argument("--output-buckets", type=int, default=1,
                         help="output weights per range of the number of pieces (8: Stockfish's; JJNN file version 3)")
+    parser.add_argument("--layer", type=int, default=0,
+                        help="a hidden layer of this many units before the output (JJNN file version 4; 0: none)")
     parser.add_argument("--max-minutes", type=float, default=0.0,
                         help="start no epoch after this many minutes (0: no limit)")
     parser.add_argument("--max-score", type=int, default=3000, help=f"leave out |score| above (mates: {SCORE_LIMIT})")
@@ -452,6 +502,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     options = parser.parse_args(argv)
     if not 1 <= options.output_buckets <= MAX_OUTPUT_BUCKETS:
         parser.error(f"--output-buckets {options.output_buckets}: it must be 1..{MAX_OUTPUT_BUCKETS}")
+    if not 0 <= options.layer <= MAX_LAYER:
+        parser.error(f"--layer {options.layer}: it must be 0..{MAX_LAYER}")
     log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
 
     rng = np.random.default_rng(options.seed)
@@ -465,10 +517,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     log(f"{len(training)} training positions{' (with their mirror images)' if options.mirror else ''} "
         f"of {len(np.unique(games[~held]))} games, "
         f"{len(validation)} validation positions of {len(np.unique(games[held]))} games; H = {options.hidden}, "
-        f"features {options.features}{' (factorised)' if options.factorise else ''}")
+        f"features {options.features}{' (factorised)' if options.factorise else ''}"
+        f"{f', a hidden layer of {options.layer}' if options.layer else ''}")
     if options.baseline:
         baselines(training, validation, options.k, log)
-    trainer = Trainer(initial_net(options.hidden, rng, options.factorise, version, options.output_buckets),
+    trainer = Trainer(initial_net(options.hidden, rng, options.factorise, version, options.output_buckets,
+                                  options.layer),
                       options.k, options.lr, options.weight_decay)
     net = train(trainer, training, validation, options.epochs, options.batch, options.patience, rng, log,
                 options.max_minutes)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .._core import clear_network, network_hidden, network_version, set_network
+from .._core import clear_network, network_hidden, network_layer, network_version, set_network
 from ..netfile import NetFileError, read_net
 from . import locate
 
@@ -43,7 +43,9 @@ class NetworkLoader:
         """Which evaluation the next search uses, in words (for an `info string`)."""
         self.ensure(use_nnue)
         hidden = network_hidden()
-        kind = f"{hidden} hidden units, king buckets" if network_version() == 2 else f"{hidden} hidden units"
+        kind = f"{hidden} hidden units" + (", king buckets" if network_version() == 2 else "")
+        if network_layer():
+            kind += f", a hidden layer of {network_layer()}"
         if use_nnue and hidden:
             return f"NNUE evaluation with {self._eval_file} ({kind}) enabled"
         if use_nnue and self._error:

@@ -15,7 +15,8 @@
     < ...                                    (one line per term, then their total)
 
 With the network, its output is the sum of three terms (engine._core.nnue_output_parts): the output
-layer's weights times the side to move's accumulator, times the other side's, and its bias; and each
+layer's weights times the side to move's accumulator, times the other side's, and its bias (a network
+with a hidden layer has no such split: its output alone is shown); and each
 piece's value is what removing it from the board costs the network's score (the generals excepted).
 The hand-crafted evaluation is linear in its weights (ext/eval.pxi), so its terms are each weight
 times its feature (engine._core.eval_features), grouped: material, the piece-square tables, and each
@@ -61,10 +62,15 @@ def explain(position: Position, final: int, network: bool, summary: str) -> list
 def network_lines(position: Position) -> list[str]:
     """The network's output and its terms, and the value of each piece to it."""
     board = position.kernel_board
-    own, other, bias = _core.nnue_output_parts(board)
+    parts = _core.nnue_output_parts(board)
     output = _core.nnue_evaluate(board)
-    lines = [f"NNUE output: {output:+d} (side to move's view) = the side to move's half {own:+.1f}, "
-             f"the other side's {other:+.1f}, bias {bias:+.1f}"]
+    if parts is None:
+        lines = [f"NNUE output: {output:+d} (side to move's view; through the network's hidden layer, not a sum "
+                 "of the sides' halves)"]
+    else:
+        own, other, bias = parts
+        lines = [f"NNUE output: {output:+d} (side to move's view) = the side to move's half {own:+.1f}, "
+                 f"the other side's {other:+.1f}, bias {bias:+.1f}"]
     values = piece_values(position)
     lines.append("NNUE piece values, from Red's view: the score lost without the piece (centipawns)")
     lines += grid(position, values)
