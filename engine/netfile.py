@@ -49,7 +49,7 @@ uint32 B (2..32); Wo is then B * 2H int16 (bucket 0's 2H first) and bo B int32. 
 bucket is written as version 1 or 2, as before there were buckets.
 
 A hidden layer (file version 4): between the accumulators and the output, L units (1..256) of their own
-weights per output bucket. With a = clamp(x, 0, QA) as above, unit k of the position's bucket is
+weights per output bucket (L a multiple of 4). With a = clamp(x, 0, QA) as above, unit k of the position's bucket is
 z_k = sum_j a(us[j]) * W1[k][j] + sum_j a(them[j]) * W1[k][H + j] + b1[k] (int32) and
 h_k = clamp(floor(z_k / QH), 0, QA) (the same [0, QA] scale as a: QH is the layer's weight scale), and
 out = sum_k h_k * Wo[k] + bo, the evaluation floor(out * SCALE / (QA * QB)) as before. The header of
@@ -74,7 +74,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Union
 
 __all__ = ["MAGIC", "VERSION", "VERSIONS", "N_INPUTS", "N_INPUTS_V2", "N_BUCKETS", "MAX_HIDDEN", "inputs_of",
-           "BUCKETED_FILE_VERSION", "LAYERED_FILE_VERSION", "MAX_OUTPUT_BUCKETS", "MAX_LAYER", "output_bucket",
+           "BUCKETED_FILE_VERSION", "LAYERED_FILE_VERSION", "MAX_OUTPUT_BUCKETS", "MAX_LAYER", "LAYER_MULTIPLE",
+           "output_bucket",
            "king_bucket", "feature_index_v2", "HIDDEN_MULTIPLE", "NetFileError", "Network",
            "feature_index", "read_net", "write_net", "encode_net", "decode_net", "random_network"]
 
@@ -87,8 +88,10 @@ VERSIONS = (1, 2)
 BUCKETED_FILE_VERSION = 3
 #: The file version of a network with a hidden layer (its feature set and output buckets in the header).
 LAYERED_FILE_VERSION = 4
-#: The largest hidden layer (units per output bucket).
+#: The largest hidden layer (units per output bucket); its size is a multiple of LAYER_MULTIPLE (the
+#: kernel computes four units a pass).
 MAX_LAYER = 256
+LAYER_MULTIPLE = 4
 #: Output buckets: at most one per number of pieces on the board.
 MAX_OUTPUT_BUCKETS = 32
 #: 2 sides (own, opponent's) x 7 piece types x 90 squares.
@@ -260,8 +263,9 @@ def _check_sum(qa: int, weights: array, row: int, width: int, bias: int, what: s
 
 
 def _check_layer(layer: int, qh: int) -> None:
-    if not 0 <= layer <= MAX_LAYER:
-        raise NetFileError(f"a hidden layer of {layer} units: it must have 1..{MAX_LAYER} (0: none)")
+    if not (0 <= layer <= MAX_LAYER and layer % LAYER_MULTIPLE == 0):
+        raise NetFileError(f"a hidden layer of {layer} units: it must have 1..{MAX_LAYER}, a multiple of "
+                           f"{LAYER_MULTIPLE} (0: none)")
     if not 1 <= qh <= _INT16_MAX:
         raise NetFileError(f"QH = {qh}: the hidden layer's weight scale must be 1..{_INT16_MAX}")
 

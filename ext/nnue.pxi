@@ -113,6 +113,33 @@ cdef extern from *:
         }
         return total;
     }
+    /* dst = clamp(src, 0, qa) */
+    JJ_CLONES static void jj_clip(int16_t *restrict dst, const int16_t *restrict src, int h, int16_t qa) {
+        ptrdiff_t n = h & ~15;
+        for (ptrdiff_t j = 0; j < n; j++) {
+            int16_t a = src[j];
+            if (a < 0) a = 0;
+            if (a > qa) a = qa;
+            dst[j] = a;
+        }
+    }
+
+    /* out[k] = sum_j a[j] * w[k * h + j] for the 4 rows k < 4 of w (int32: the loader bounds QA * sum|w|,
+       and 0 <= a <= QA). Four rows a pass: each load of a serves four products (pmaddwd). */
+    JJ_CLONES static void jj_dot4(const int16_t *restrict a, const int16_t *restrict w, int h,
+                                  int32_t *restrict out) {
+        ptrdiff_t n = h & ~15;
+        const int16_t *w1 = w + n, *w2 = w + 2 * n, *w3 = w + 3 * n;
+        int32_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (ptrdiff_t j = 0; j < n; j++) {
+            int32_t x = a[j];
+            t0 += x * w[j];
+            t1 += x * w1[j];
+            t2 += x * w2[j];
+            t3 += x * w3[j];
+        }
+        out[0] = t0; out[1] = t1; out[2] = t2; out[3] = t3;
+    }
     /* JJ_REFRESH_CACHE: 0 when built with -DJJ_NO_REFRESH_CACHE (for measuring what the cache saves). */
     #ifdef JJ_NO_REFRESH_CACHE
     #  define JJ_REFRESH_CACHE 0
@@ -129,6 +156,8 @@ cdef extern from *:
                         const int16_t* taken, int h) noexcept nogil
     void jj_acc_add(int16_t* acc, const int16_t* column, int h) noexcept nogil
     int32_t jj_clipped_dot(const int16_t* acc, const int16_t* weights, int h, int16_t qa) noexcept nogil
+    void jj_clip(int16_t* dst, const int16_t* src, int h, int16_t qa) noexcept nogil
+    void jj_dot4(const int16_t* a, const int16_t* w, int h, int32_t* out) noexcept nogil
 
 cdef enum:
     N_FEATURES = 1260          # (2 * 7) * 90: version 1's inputs, and one king bucket's of version 2
@@ -413,10 +442,14 @@ cdef inline int32_t hidden_layer_output(NnueNetwork* net, int16_t* us, int16_t* 
     cdef int32_t* biases = net.layer_biases + bucket * units
     cdef int16_t* out_weights = net.out_weights + bucket * units
     cdef int32_t z, unit, out = net.out_biases[bucket]
+    cdef int16_t clipped[2 * NNUE_MAX_HIDDEN]       # both accumulators clamped once, for all the units
+    cdef int32_t sums[NNUE_MAX_LAYER]
+    jj_clip(clipped, us, h, <int16_t>net.qa)
+    jj_clip(clipped + h, them, h, <int16_t>net.qa)
+    for k in range(0, units, 4):                    # L is a multiple of 4 (the loader checks it)
+        jj_dot4(clipped, weights + <Py_ssize_t>k * 2 * h, 2 * h, sums + k)
     for k in range(units):
-        z = (jj_clipped_dot(us, weights, h, <int16_t>net.qa) + jj_clipped_dot(them, weights + h, h, <int16_t>net.qa)
-             + biases[k])
-        weights += 2 * h
+        z = sums[k] + biases[k]
         # floor(z / QH) for z >= 0 is C's division; a negative z clamps to 0 either way.
         unit = 0 if z < 0 else z // net.qh
         out += (unit if unit < net.qa else net.qa) * out_weights[k]
@@ -509,8 +542,8 @@ cdef class _NetworkArrays:
             raise ValueError(f"JJNN version {version} is not supported (1 or 2)")
         if not 1 <= buckets <= NNUE_MAX_OUTPUT_BUCKETS:
             raise ValueError(f"{buckets} output buckets: 1..{NNUE_MAX_OUTPUT_BUCKETS} are supported")
-        if not 0 <= units <= NNUE_MAX_LAYER:
-            raise ValueError(f"a hidden layer of {units} units: 0..{NNUE_MAX_LAYER} are supported")
+        if not (0 <= units <= NNUE_MAX_LAYER and units % 4 == 0):
+            raise ValueError(f"a hidden layer of {units} units: 0..{NNUE_MAX_LAYER}, a multiple of 4, are supported")
         biases = tuple(network.out_biases) if buckets > 1 or units else (network.out_bias,)
         if len(biases) != buckets:
             raise ValueError(f"{len(biases)} output biases for {buckets} output buckets")

@@ -319,8 +319,9 @@ def with_layer_header(data: bytes, features: int, buckets: int, layer: int, qh: 
     (lambda d: with_layer_header(d, 2, 2, 0, 64), "a hidden layer of 0 units: it holds 1..256"),
     (lambda d: with_layer_header(d, 2, 2, 300, 64), "a hidden layer of 300 units"),
     (lambda d: with_layer_header(d, 2, 2, 8, 0), "QH = 0"),
-    (lambda d: with_layer_header(d, 2, 2, 7, 64), "trailing bytes"),
-    (lambda d: with_layer_header(d, 2, 2, 9, 64), "truncated"),
+    (lambda d: with_layer_header(d, 2, 2, 7, 64), "a hidden layer of 7 units: .* a multiple of 4"),
+    (lambda d: with_layer_header(d, 2, 2, 4, 64), "trailing bytes"),
+    (lambda d: with_layer_header(d, 2, 2, 12, 64), "truncated"),
     (lambda d: d[:-1], "truncated"),
 ])
 def test_bad_version_4_files_are_refused(net_v4, corrupt, message):
@@ -348,7 +349,9 @@ def test_a_network_with_a_hidden_layer_checks_its_arrays(net_v4):
         network(layer_biases=(2**31,) + n.layer_biases[1:])
     with pytest.raises(NetFileError, match=r"the hidden layer can overflow int32 \(QA \* sum\|W1\| \+ \|b1\|"):
         network(layer_biases=(2**31 - 1,) + n.layer_biases[1:])
-    with pytest.raises(NetFileError, match="a hidden layer of 257 units"):
-        network(layer=257)
+    with pytest.raises(NetFileError, match="a hidden layer of 260 units"):
+        network(layer=260)
+    with pytest.raises(NetFileError, match="a hidden layer of 6 units: it must have 1..256, a multiple of 4"):
+        network(layer=6)
     with pytest.raises(NetFileError, match="QH = 40000"):
         network(qh=40000)

@@ -648,4 +648,4 @@ def test_the_trainer_refuses_a_hidden_layer_out_of_range(selfplay_file, tmp_path
 
     with pytest.raises(SystemExit):
         train_nnue.main([selfplay_file, "-o", str(tmp_path / "x.jjnn"), "--layer", "300"])
-    assert "--layer 300: it must be 0..256" in capsys.readouterr().err
+    assert "--layer 300: it must be 0..256, a multiple of 4" in capsys.readouterr().err

@@ -56,7 +56,7 @@ from typing import Optional
 import numpy as np
 import scipy.sparse
 
-from engine.netfile import MAX_LAYER, MAX_OUTPUT_BUCKETS, output_bucket
+from engine.netfile import LAYER_MULTIPLE, MAX_LAYER, MAX_OUTPUT_BUCKETS, output_bucket
 from nnue_data import SCORE_LIMIT, read_records, record_fen
 from nnue_net import (MAX_PIECES, N_BUCKETS, N_INPUTS, N_INPUTS_V2, NO_FEATURE, SCALE, WEIGHT_LIMIT, FloatNet, QuantNet,
                       calibrate_output_bias, evaluate_float, evaluate_quantised, mirror_features, quantise,
@@ -502,8 +502,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     options = parser.parse_args(argv)
     if not 1 <= options.output_buckets <= MAX_OUTPUT_BUCKETS:
         parser.error(f"--output-buckets {options.output_buckets}: it must be 1..{MAX_OUTPUT_BUCKETS}")
-    if not 0 <= options.layer <= MAX_LAYER:
-        parser.error(f"--layer {options.layer}: it must be 0..{MAX_LAYER}")
+    if not (0 <= options.layer <= MAX_LAYER and options.layer % LAYER_MULTIPLE == 0):
+        parser.error(f"--layer {options.layer}: it must be 0..{MAX_LAYER}, a multiple of {LAYER_MULTIPLE}")
     log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
 
     rng = np.random.default_rng(options.seed)
