@@ -105,7 +105,9 @@ HIDDEN_MULTIPLE = 16
 DEFAULT_QA = 255
 DEFAULT_QB = 64
 DEFAULT_SCALE = 400
-DEFAULT_QH = 64
+#: The hidden layer's weight scale: its weights are small (a few hundredths: 2H inputs each), so a step
+#: of 1/64 would round most of them by a large fraction; 1/1024 keeps each within a few percent.
+DEFAULT_QH = 1024
 
 _HEADER = struct.Struct("<4sIIIiii")     # magic, version, n_inputs, hidden, QA, QB, SCALE
 _BUCKETED_HEADER = struct.Struct("<II")   # version 3, after _HEADER: feature set, output buckets

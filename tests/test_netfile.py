@@ -289,10 +289,10 @@ def test_version_4_round_trip_and_layout(tmp_path, net_v4):
     path = tmp_path / "v4.jjnn"
     write_net(path, net_v4)
     again = read_net(path)
-    assert again == net_v4 and again.layer == 8 and again.qh == 64 and again.file_version == 4
+    assert again == net_v4 and again.layer == 8 and again.qh == 1024 and again.file_version == 4
     data = path.read_bytes()
     assert header(data) == [MAGIC, 4, 7560, 16, 255, 64, 400]
-    assert struct.unpack_from("<IIIi", data, HEADER.size) == (2, 2, 8, 64)
+    assert struct.unpack_from("<IIIi", data, HEADER.size) == (2, 2, 8, 1024)
     offset = HEADER.size + 16 + 2 * (7560 * 16 + 16)
     # W1: bucket 0's 8 units of 2H weights each, then bucket 1's; b1 (int32), Wo (L per bucket), bo.
     assert struct.unpack_from("<h", data, offset + 2 * (8 * 32 + 5))[0] == net_v4.layer_weights[8 * 32 + 5]

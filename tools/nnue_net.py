@@ -26,8 +26,9 @@ Quantised: W_q = round(W * QA), b_q = round(b * QA) (int16), wo_q = round(wo * Q
 bo_q = round(bo * QA * QB) (int32); acc_q = b_q + sum W_q, a_q = clamp(acc_q, 0, QA),
 out_q = a_q_us . wo_q[:H] + a_q_them . wo_q[H:] + bo_q, cp = floor(out_q * SCALE / (QA * QB)) (rounded
 towards minus infinity, as the engine does: engine/netfile.py). The hidden layer: W1_q = round(W1 * QH)
-(int16), b1_q = round(b1 * QA * QH) (int32), u_q = clamp(floor((W1_q . [a_q_us, a_q_them] + b1_q) / QH),
-0, QA), out_q = u_q . wo_q + bo_q. |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
+(int16), b1_q = round(b1 * QA * QH) + QH // 2 (int32; the half step makes the engine's floor below a
+rounding to the nearest), u_q = clamp(floor((W1_q . [a_q_us, a_q_them] + b1_q) / QH), 0, QA),
+out_q = u_q . wo_q + bo_q. |W| and |b| are kept <= WEIGHT_LIMIT so that b_q plus the 32 W_q of a full
 board fit int16 whatever the position: 33 * round(WEIGHT_LIMIT * QA) <= 32767.
 
 The file is the engine's JJNN format, read and written by engine.netfile.
@@ -256,7 +257,8 @@ def quantise(net: FloatNet) -> QuantNet:
     if net.W1 is None:
         return QuantNet(w_q, b_q, wo_q, int(bo_q) if bo_q.ndim == 0 else bo_q)
     w1_q = _int16_weights(net.W1, QH, "a hidden-layer weight")
-    b1_q = np.round(np.asarray(net.b1, np.float64) * QA * QH).astype(np.int64)
+    # + QH // 2: the engine floors z / QH, so the unit is z / QH rounded to the nearest.
+    b1_q = np.round(np.asarray(net.b1, np.float64) * QA * QH).astype(np.int64) + QH // 2
     _check_int32(w1_q.reshape(-1, 2 * net.hidden), b1_q.reshape(-1), "the hidden layer")
     return QuantNet(w_q, b_q, wo_q, bo_q, W1=w1_q, b1=b1_q)
 
@@ -300,12 +302,13 @@ def calibrate_output_bias(net: FloatNet, qnet: QuantNet, us: np.ndarray, them: n
 
 def dequantise(qnet: QuantNet) -> FloatNet:
     """The float network whose exact values the integer one holds (for testing the integer arithmetic;
-    with a hidden layer the integer units are also floored, which the float ones are not)."""
+    with a hidden layer the integer units are also rounded, which the float ones are not, and the half
+    step quantise adds to b1 for that is taken off)."""
     bo = np.asarray(qnet.bo) / (qnet.qa * qnet.qb) if np.ndim(qnet.bo) else qnet.bo / (qnet.qa * qnet.qb)
     if qnet.W1 is None:
         return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, bo)
     return FloatNet(qnet.W / qnet.qa, qnet.b / qnet.qa, qnet.wo / qnet.qb, bo, qnet.W1 / qnet.qh,
-                    np.asarray(qnet.b1) / (qnet.qa * qnet.qh))
+                    (np.asarray(qnet.b1) - qnet.qh // 2) / (qnet.qa * qnet.qh))
 
 
 def evaluate_quantised(qnet: QuantNet, us: np.ndarray, them: np.ndarray) -> np.ndarray:
@@ -328,12 +331,13 @@ def rounding_bound(net: FloatNet, active: int = MAX_PIECES) -> float:
     the clamp does not enlarge; each output term a * wo by that times |wo| plus a half step 1/QB of wo
     (a <= 1); bo by half a step of 1/(QA QB); the rounding down to whole centipawns by less than 1. With
     a hidden layer, a unit's error is the accumulators' times its |W1| plus half a step 1/QH per weight
-    and 1/(QA QH) for its bias, plus 1/QA for the floor, and it enters the output as a does above. It
+    and 1/(QA QH) for its bias, plus half a step 1/QA for its rounding, and it enters the output as a
+    does above. It
     holds for nets inside WEIGHT_LIMIT; being a worst case over every sign it is loose."""
     error = (active + 1) * 0.5 / QA        # of each input of the next layer
     if net.W1 is not None:
         w1 = np.reshape(net.W1, (-1, 2 * net.hidden))
-        error = error * np.abs(w1).sum(axis=1).max() + w1.shape[1] * 0.5 / QH + 0.5 / (QA * QH) + 1 / QA
+        error = error * np.abs(w1).sum(axis=1).max() + w1.shape[1] * 0.5 / QH + 0.5 / (QA * QH) + 0.5 / QA
     wo = np.reshape(net.wo, (net.output_buckets, -1))        # the worst bucket's
     out_error = error * np.abs(wo).sum(axis=1).max() + wo.shape[1] * 0.5 / QB + 0.5 / (QA * QB)
     return float(out_error * SCALE + 1)
