@@ -579,65 +579,39 @@ def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets
             assert gradient[index] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-9), (name, index)
 
 
-def test_output_buckets_from_training_to_the_engine(selfplay_file, tmp_path):
-    # Trained with 8 output buckets, written as version 3, read back and evaluated by the engine exactly
-    # as the trainer's reference does, at positions of every stage.
-    pytest.importorskip("scipy")
-    import train_nnue
-    from engine import _core, netfile
-
-    path = str(tmp_path / "ob.jjnn")
-    assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
-                            "--mirror", "--factorise", "--output-buckets", "8", "--validation", "0.34",
-                            "--check"]) == 0
-    qnet = nnue_net.read_jjnn(path)
-    assert qnet.output_buckets == 8 and qnet.wo.shape == (8, 32) and len(qnet.bo) == 8
-    assert netfile.read_net(path).file_version == 3
-    positions = random_positions(600, seed=17)[::6]      # the later plies of its games have fewer pieces
-    records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
-    us, them = nnue_net.record_features(records)
-    assert len(set(nnue_net.output_buckets_of(us, 8))) >= 3
-    floats = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
-    _core.set_network(netfile.read_net(path))
-    try:
-        for position, value in zip(positions, floats):
-            engine_value = _core.nnue_evaluate(position.kernel_board)
-            assert engine_value == nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
-            assert abs(engine_value - value) < 1        # the float network of the same integers, floored
-    finally:
-        _core.clear_network()
-
-
-# -- a hidden layer (JJNN file version 4) ---------------------------------------------------------------
-
-def test_a_hidden_layer_from_training_to_the_engine(selfplay_file, tmp_path):
-    # Trained with a hidden layer of 8 units and 4 output buckets, written as version 4, read back and
-    # evaluated by the engine exactly as the trainer's reference does; the float network it came from
-    # within the rounding's worst case, and `eval` shows its output without the split by side.
+@pytest.mark.parametrize("options, buckets, layer", [(["--output-buckets", "8"], 8, 0),
+                                                    (["--output-buckets", "4", "--layer", "8"], 4, 8)])
+def test_bucketed_and_layered_networks_from_training_to_the_engine(selfplay_file, tmp_path, options, buckets, layer):
+    # Trained with output buckets (file version 3) or a hidden layer too (version 4), read back and
+    # evaluated by the engine exactly as the trainer's reference does, at positions of every stage; the
+    # float network of the same integers within the rounding (a floor, and with a layer its units'
+    # rounding too); `eval` shows a layered network's output without the split by side.
     pytest.importorskip("scipy")
     import train_nnue
     from engine import _core, netfile
     from engine.server.evaluation import network_lines
 
-    path = str(tmp_path / "layer.jjnn")
+    path = str(tmp_path / "net.jjnn")
     assert train_nnue.main([selfplay_file, "-o", path, "--hidden", "16", "--epochs", "2", "--batch", "128",
-                            "--mirror", "--factorise", "--output-buckets", "4", "--layer", "8",
-                            "--validation", "0.34", "--check"]) == 0
+                            "--mirror", "--factorise", *options, "--validation", "0.34", "--check"]) == 0
     qnet = nnue_net.read_jjnn(path)
-    assert qnet.layer == 8 and qnet.W1.shape == (4, 8, 32) and qnet.wo.shape == (4, 8) and len(qnet.bo) == 4
-    assert netfile.read_net(path).file_version == 4
-    positions = random_positions(600, seed=17)[::6]
+    assert qnet.output_buckets == buckets and qnet.layer == layer and len(qnet.bo) == buckets
+    assert qnet.wo.shape == (buckets, layer or 32) and (qnet.W1 is None) == (not layer)
+    assert netfile.read_net(path).file_version == (4 if layer else 3)
+    positions = random_positions(600, seed=17)[::6]      # the later plies of its games have fewer pieces
     records = np.frombuffer(records_of(positions), dtype=nnue_data.RECORD)
     us, them = nnue_net.record_features(records)
+    assert len(set(nnue_net.output_buckets_of(us, buckets))) >= 2
     floats = nnue_net.evaluate_float(nnue_net.dequantise(qnet), us, them)
-    bound = nnue_net.rounding_bound(nnue_net.dequantise(qnet))
+    bound = nnue_net.rounding_bound(nnue_net.dequantise(qnet)) if layer else 1
     _core.set_network(netfile.read_net(path))
     try:
         for position, value in zip(positions, floats):
             engine_value = _core.nnue_evaluate(position.kernel_board)
             assert engine_value == nnue_net.evaluate_position(qnet, position.piece_map(), position.turn == "black")
-            assert abs(engine_value - value) <= bound
-        assert "not a sum of the sides' halves" in network_lines(positions[0])[0]
+            assert abs(engine_value - value) < bound
+        split = "not a sum of the sides' halves" in network_lines(positions[0])[0]
+        assert split == bool(layer)
     finally:
         _core.clear_network()
 
