@@ -2,10 +2,10 @@
 
     > position startpos moves h2e2
     > eval
-    < Evaluation: NNUE evaluation with jiangjun.jjnn (256 hidden units) enabled
+    < Evaluation: NNUE evaluation with jiangjun.jjnn (256 hidden units, a hidden layer of 16) enabled
     < Static evaluation: -52 for Black (side to move), +52 from Red's view
     < Chances (side to move): W 19.9% D 45.0% L 35.1% (material count 110, engine.wdl)
-    < NNUE output: -52 (side to move's view) = the side to move's half -407.3, the other side's +384.7, bias -29.3
+    < NNUE output: -52 (side to move's view; through the network's hidden layer, not a sum of the sides' halves)
     < NNUE piece values, from Red's view: the score lost without the piece (centipawns)
     < 9  r -907 n -249 b -107 a  -85 k      a  -77 b -123 n -277 r -905
     < ...                                    (a board, rank 9 at the top)
