@@ -112,7 +112,6 @@ DEFAULT_QH = 1024
 _HEADER = struct.Struct("<4sIIIiii")     # magic, version, n_inputs, hidden, QA, QB, SCALE
 _BUCKETED_HEADER = struct.Struct("<II")   # version 3, after _HEADER: feature set, output buckets
 _LAYERED_HEADER = struct.Struct("<IIIi")  # version 4, after _HEADER: feature set, output buckets, L, QH
-_INT32 = struct.Struct("<i")
 _UINT32 = struct.Struct("<I")
 _INT32_LIMIT = 2**31
 _INT16_MAX = 32767
@@ -240,7 +239,7 @@ class Network:
     @property
     def output_width(self) -> int:
         """The inputs of the output layer: L with a hidden layer, else both accumulators (2H)."""
-        return self.layer or 2 * self.hidden
+        return _output_width(self.hidden, self.layer)
 
     @property
     def out_biases(self) -> tuple[int, ...]:
@@ -342,13 +341,18 @@ def _int32_bytes(values: tuple[int, ...]) -> bytes:
     return struct.pack(f"<{len(values)}i", *values)
 
 
+def _output_width(hidden: int, layer: int) -> int:
+    """The output layer's inputs: the hidden layer's L units, or without one both accumulators (2H)."""
+    return layer or 2 * hidden
+
+
 def _file_size(header_size: int, n_inputs: int, hidden: int, buckets: int, layer: int) -> int:
-    width = layer or 2 * hidden
-    return (header_size + 2 * (n_inputs * hidden + hidden + buckets * layer * 2 * hidden + buckets * width)
+    return (header_size + 2 * (n_inputs * hidden + hidden + buckets * layer * 2 * hidden
+                               + buckets * _output_width(hidden, layer))
             + 4 * (buckets * layer + buckets) + _UINT32.size)
 
 
-def _feature_set_of(file_version: int, feature_set: int) -> None:
+def _check_feature_set(file_version: int, feature_set: int) -> None:
     if feature_set not in VERSIONS:
         raise NetFileError(f"JJNN version {file_version} names feature set {feature_set}: this engine knows "
                            f"feature sets {', '.join(map(str, VERSIONS))}")
@@ -374,7 +378,7 @@ def decode_net(data: bytes) -> Network:
         else:
             version, buckets, layer, qh = extra.unpack_from(data, _HEADER.size)
         header_size += extra.size
-        _feature_set_of(file_version, version)
+        _check_feature_set(file_version, version)
         if file_version == BUCKETED_FILE_VERSION and buckets < 2:
             raise NetFileError(f"JJNN version 3 says {buckets} output buckets: it holds 2..{MAX_OUTPUT_BUCKETS} "
                                f"(a network of one bucket is written as version 1 or 2)")
@@ -420,7 +424,7 @@ def decode_net(data: bytes) -> Network:
 
     weights, biases = int16s(n_inputs * hidden), int16s(hidden)
     layer_weights, layer_biases = int16s(buckets * layer * 2 * hidden), int32s(buckets * layer)
-    out_weights, out_biases = int16s(buckets * (layer or 2 * hidden)), int32s(buckets)
+    out_weights, out_biases = int16s(buckets * _output_width(hidden, layer)), int32s(buckets)
     out_bias = out_biases if buckets > 1 or layer else out_biases[0]
     return Network(hidden, weights, biases, out_weights, out_bias, qa, qb, scale, version, buckets, layer,
                    layer_weights, layer_biases, qh)
@@ -458,7 +462,7 @@ def random_network(hidden: int = 256, seed: int = 0, weight_range: int = 64, qa:
     def values(count: int) -> array:
         return array("h", [rng.randint(-weight_range, weight_range) for _ in range(count)])
     arrays = (values(inputs_of(version) * hidden), values(hidden),
-              values(output_buckets * (layer or 2 * hidden)))
+              values(output_buckets * _output_width(hidden, layer)))
     biases = [rng.randint(-1000, 1000) for _ in range(output_buckets)]
     bias = biases if output_buckets > 1 or layer else biases[0]
     if not layer:

@@ -385,9 +385,8 @@ class Trainer:
         """The network as the engine computes it (folded, when factorised)."""
         p = self.params
         bo = float(p["bo"][0]) if self.buckets == 1 and not self.layer else p["bo"].copy()
-        if self.layer:
-            return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo, p["W1"].copy(), p["b1"].copy()))
-        return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo))
+        layer = (p["W1"].copy(), p["b1"].copy()) if self.layer else (None, None)
+        return fold(FloatNet(p["W"].copy(), p["b"].copy(), p["wo"].copy(), bo, *layer))
 
 
 def train(trainer: Trainer, training: DataSet, validation: DataSet, epochs: int, batch_size: int,
