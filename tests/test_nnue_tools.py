@@ -304,6 +304,18 @@ def test_master_generator_goes_on_after_a_stopped_run(tmp_path):
     assert joined.tobytes() == nnue_data.read_records(whole).tobytes()
 
 
+@pytest.mark.skipif(archive() is None, reason="ccpd-games.tar.xz not found (JIANGJUN_SHARED)")
+def test_master_generator_says_when_skip_leaves_nothing(tmp_path, capsys):
+    import gen_nnue_data
+
+    path = str(tmp_path / "none.bin")
+    assert gen_nnue_data.main(["master", "-o", path, "--games", "2", "--skip", "2", "--nodes", "300",
+                               "--archive", str(archive())]) == 0
+    error = capsys.readouterr().err
+    assert "2 passed over by --skip" in error
+    assert "--skip 2: nothing left to score: all 2 distinct games with a result (up to --games 2)" in error
+
+
 # -- the trainer --------------------------------------------------------------------------------------
 
 def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):

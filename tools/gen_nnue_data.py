@@ -294,6 +294,9 @@ def _run_on_cluster(task: object, settings: SearchSettings) -> GameRecords:
 
 # -- the master games ----------------------------------------------------------------------------------
 
+PASSED_OVER = "passed over by --skip"
+
+
 def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped: Counter,
                  skip: int = 0) -> Iterator[MasterGame]:
     """Up to `count` distinct games of the files, in an order shuffled by the seed, the first `skip` of
@@ -332,7 +335,9 @@ def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped:
                     seen_positions.add(position.key)
                     plies.append(ply)
                 position.push(move)
-            if number >= skip:
+            if number < skip:
+                skipped[PASSED_OVER] += 1
+            else:
                 yield MasterGame(number, game.starting_fen(), tuple(game.moves), RESULTS_FOR_RED[game.result],
                                  tuple(plies))
             number += 1
@@ -441,10 +446,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"master games: {CREDIT}", file=sys.stderr)
         skipped: Counter = Counter()
         files = list(ccpd.pgn_files(Path(options.archive)))
-        generate(master_games(files, options.games, options.seed, skipped, options.skip), settings,
-                 options.workers, options.output, "master", options.cluster)
+        written = generate(master_games(files, options.games, options.seed, skipped, options.skip), settings,
+                           options.workers, options.output, "master", options.cluster)
         if skipped:
             print("skipped: " + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())), file=sys.stderr)
+        if options.skip and not written:
+            print(f"--skip {options.skip}: nothing left to score: all {skipped[PASSED_OVER]} distinct games "
+                  f"with a result (up to --games {options.games}) were passed over", file=sys.stderr)
     print(describe(read_records(options.output), options.output), file=sys.stderr)
     return 0
 
