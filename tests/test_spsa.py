@@ -62,3 +62,14 @@ def test_a_short_run_plays_game_pairs_with_perturbed_engines(tmp_path):
     assert run.done == 2 and len(run.pairs) == 2 and all(-2 <= r <= 2 for r in run.pairs)
     assert all(p.minimum <= p.value <= p.maximum for p in run.params)
     assert spsa.main(["show", "--state", str(path)]) == 0
+
+
+def test_a_run_whose_engine_cannot_start_stops_and_counts_nothing(tmp_path):
+    # Pairs that were not played must neither count as results nor use up the schedule.
+    path = tmp_path / "spsa.json"
+    with pytest.raises(SystemExit, match="no game pair finished in 3 batches in a row .*could not start.*"
+                                         "stopped at 0 of 4 pairs"):
+        spsa.main(["run", "--state", str(path), "--params", "rfp_margin", "--iterations", "4",
+                   "--tc", "nodes=300", "--engine", str(tmp_path / "no-such-engine")])
+    run = spsa.SpsaState.load(path)
+    assert run.done == 0 and run.pairs == [] and run.params[0].value == run.params[0].start

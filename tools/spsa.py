@@ -9,7 +9,9 @@
 Each iteration k perturbs every tuned parameter by +-c_k (the signs drawn at random), plays one game pair
 between the engine with the plus values and the engine with the minus values (one opening, both
 colours), and moves every value by a_k * result * sign / c_k, where result is the plus engine's wins
-less its losses in the pair (-2..2). The gains follow fishtest's schedule:
+less its losses in the pair (-2..2). A pair with a game that an engine lost by failing (it did not
+start, crashed or hung) is not counted and is played again; three batches in a row without a counted
+pair stop the run. The gains follow fishtest's schedule:
 
     c_k = c / k^gamma,  a_k = a / (A + k)^alpha,  gamma = 0.101, alpha = 0.602, A = 0.1 N (N iterations)
 
@@ -41,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.client import EngineConfig  # noqa: E402
-from engine.match.game import Adjudication, GameRecord  # noqa: E402
+from engine.match.game import Adjudication, GameRecord, MatchTermination  # noqa: E402
 from engine.match.openings import Opening, default_book, load_openings  # noqa: E402
 from engine.match.table import EngineSpec, GameRules, GameTable, Job  # noqa: E402
 from engine.match.timecontrol import TimeControl  # noqa: E402
@@ -50,6 +52,10 @@ PARAMS_FILE = ROOT / "ext" / "params.pxi"
 ALPHA = 0.602
 GAMMA = 0.101
 R_END = 0.002
+MAX_BATCHES_WITHOUT_A_PAIR = 3   # then the engines cannot play: stop rather than spin through the schedule
+# Games that say nothing about the parameters: an engine that did not start, died or stopped answering.
+# A pair with one of them (or an unfinished game) is played again rather than counted.
+FAILURES = (MatchTermination.CRASH, MatchTermination.HANG, MatchTermination.PROTOCOL_ERROR)
 
 
 @dataclass
@@ -101,11 +107,12 @@ class SpsaState:
         return signs, plus, minus
 
     def update(self, k: int, signs: Sequence[int], result: float) -> None:
-        """Move each value towards the engine that did better: by a_k * result * sign / c_k."""
+        """Count a finished pair played at iteration k's perturbation: move each value towards the engine
+        that did better, by a_k * result * sign / c_k."""
         for param, sign in zip(self.params, signs):
             param.value = param.clamp(param.value + self.a_k(param, k) * result * sign / self.c_k(param, k))
         self.pairs.append(result)
-        self.done = k
+        self.done += 1
 
     def values(self) -> dict[str, int]:
         return {p.name: round(p.value) for p in self.params}
@@ -189,15 +196,15 @@ def plus_points(job: Job, record: GameRecord) -> float:
 
 def play_batch(rules: GameRules, jobs: list[Job], concurrency: int, cluster: Optional[str]) -> dict[int, GameRecord]:
     """Play the jobs, here in `concurrency` threads (one game pair per thread, so the pair's two engine
-    processes serve both its games) or on a cluster; returns the finished games by number."""
+    processes serve both its games) or on a cluster; returns the games by number, finished or not (an
+    unfinished one has the result "*" and says why in its detail)."""
     finished: dict[int, GameRecord] = {}
     lock = threading.Lock()
     stop = threading.Event()
 
     def accept(job: Job, record: GameRecord) -> None:
-        if record.result != "*":
-            with lock:
-                finished[job.number] = record
+        with lock:
+            finished[job.number] = record
 
     if cluster:
         from engine.match.cluster import play_on_cluster
@@ -230,6 +237,7 @@ def run(state: SpsaState, state_path: Path, command: str, openings: list[Opening
     """Play the run's remaining iterations, a batch of `concurrency` (cluster: as many) pairs at a time."""
     rng = random.Random(state.seed * 1_000_003 + state.done)
     batch_size = max(1, concurrency)
+    batches_without_a_pair = 0
     while state.done < state.iterations:
         first = state.done + 1
         ks = list(range(first, min(state.iterations, first + batch_size - 1) + 1))
@@ -238,16 +246,23 @@ def run(state: SpsaState, state_path: Path, command: str, openings: list[Opening
         rules = pair_rules(command, [(plus, minus) for _, plus, minus in perturbations], state.tc, max_moves)
         jobs = pair_jobs(chosen, len(ks))
         games = play_batch(rules, jobs, concurrency, cluster)
+        counted, why = 0, ""
         for b, (k, (signs, _, _)) in enumerate(zip(ks, perturbations)):
-            pair = [jobs[2 * b], jobs[2 * b + 1]]
-            if not all(job.number in games for job in pair):
-                say(f"iteration {k}: a game was not finished; the pair is not counted")
-                result = 0.0
-            else:
-                points = sum(plus_points(job, games[job.number]) for job in pair)
-                result = 2 * points - 2        # wins less losses of the plus engine
-            state.update(k, signs, result)
+            records = [games.get(job.number) for job in (jobs[2 * b], jobs[2 * b + 1])]
+            failed = [r for r in records if r is None or r.result == "*" or r.termination in FAILURES]
+            if failed:
+                why = (failed[0].detail if failed[0] is not None else "not played") or "interrupted"
+                say(f"iteration {k}: a game failed ({why}); the pair is not counted and is played again")
+                continue
+            points = sum(plus_points(job, record) for job, record in zip((jobs[2 * b], jobs[2 * b + 1]), records))
+            state.update(k, signs, 2 * points - 2)        # wins less losses of the plus engine
+            counted += 1
         state.save(state_path)
+        batches_without_a_pair = 0 if counted else batches_without_a_pair + 1
+        if batches_without_a_pair >= MAX_BATCHES_WITHOUT_A_PAIR:
+            raise SystemExit(f"spsa: no game pair finished in {batches_without_a_pair} batches in a row "
+                             f"({why}); stopped at {state.done} of {state.iterations} "
+                             f"pairs, the state is saved in {state_path}")
         say(f"iteration {state.done}/{state.iterations}: " +
             " ".join(f"{p.name}={p.value:.1f}" for p in state.params))
     return state
