@@ -57,8 +57,10 @@ def test_state_file_round_trip_and_apply(tmp_path):
 def test_a_short_run_plays_game_pairs_with_perturbed_engines(tmp_path):
     path = tmp_path / "spsa.json"
     assert spsa.main(["run", "--state", str(path), "--params", "rfp_margin", "futility_margin",
-                      "--iterations", "2", "--tc", "nodes=300", "--concurrency", "2", "--max-moves", "25"]) == 0
+                      "--iterations", "2", "--tc", "nodes=300", "--concurrency", "2", "--max-moves", "25",
+                      "--r-end", "0.01"]) == 0
     run = spsa.SpsaState.load(path)
+    assert all(p.r_end == 0.01 for p in run.params)
     assert run.done == 2 and len(run.pairs) == 2 and all(-2 <= r <= 2 for r in run.pairs)
     assert all(p.minimum <= p.value <= p.maximum for p in run.params)
     assert spsa.main(["show", "--state", str(path)]) == 0

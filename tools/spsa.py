@@ -137,7 +137,7 @@ def default_c_end(value: int, low: int, high: int) -> float:
 
 
 def new_state(names: Sequence[str], iterations: int, tc: str, seed: int,
-              c_end: Optional[dict[str, float]] = None) -> SpsaState:
+              c_end: Optional[dict[str, float]] = None, r_end: float = R_END) -> SpsaState:
     """A run of `names` from their values in force (the kernel's table)."""
     from engine import _core
 
@@ -148,7 +148,7 @@ def new_state(names: Sequence[str], iterations: int, tc: str, seed: int,
             raise SystemExit(f"spsa: unknown search parameter {name!r} (see engine._core.search_parameters())")
         value, low, high = table[name]
         step = (c_end or {}).get(name, default_c_end(value, low, high))
-        params.append(Tuned(name, float(value), low, high, step, start=float(value)))
+        params.append(Tuned(name, float(value), low, high, step, r_end, start=float(value)))
     return SpsaState(params, iterations, tc, seed)
 
 
@@ -294,6 +294,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p_run.add_argument("--c-end", nargs="*", default=[], metavar="NAME=STEP",
                        help="the final perturbation of a parameter (default: a tenth of its value, at least "
                             "one unit)")
+    p_run.add_argument("--r-end", type=float, default=R_END,
+                       help="a_N / c_N^2 of every parameter (a new run; fishtest's 0.002 suits runs of tens "
+                            "of thousands of pairs, a short run needs more)")
     p_run.add_argument("--iterations", type=int, default=1000, help="game pairs in all (a new run)")
     p_run.add_argument("--tc", default="nodes=20000", help="the match runner's time control (a new run)")
     p_run.add_argument("--seed", type=int, default=1)
@@ -313,7 +316,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             if args.state.exists():
                 raise SystemExit(f"spsa: {args.state} exists: resume it without --params, or choose another file")
             steps = {key: float(value) for key, _, value in (item.partition("=") for item in args.c_end)}
-            state = new_state(args.params, args.iterations, args.tc, args.seed, steps)
+            state = new_state(args.params, args.iterations, args.tc, args.seed, steps, args.r_end)
         else:
             state = SpsaState.load(args.state)
         openings = load_openings(args.openings) if args.openings else default_book()
