@@ -19,7 +19,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from conftest import engine_env, engine_on_pythonpath  # noqa: E402
+from support import TOOLS, engine_env, engine_on_pythonpath  # noqa: E402
 from engine.client import EngineConfig  # noqa: E402
 from engine.cluster import ClusterError  # noqa: E402
 from engine.match.game import Adjudication  # noqa: E402
@@ -33,7 +33,6 @@ TC = "nodes=2000"
 MAX_MOVES = 40
 OPENINGS = default_book()[:3]
 ENGINE = shlex.join([sys.executable, "-m", "engine"])
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
 WRAPPER = "jj-engine"      # on the PATH of worker "one" only
 # Engines run outside the checkout (see conftest.engine_env): there `python -m engine` imports the
 # installed package, or the checkout built in place through PYTHONPATH, never the uncompiled source tree.

@@ -44,6 +44,7 @@ import pytest
 
 from engine import START_FEN, InvalidFenError, Position
 from engine.client import EngineConfig, EngineProcess
+from support import DATA, SHARED
 
 sf = pytest.importorskip("pyffish")
 
@@ -311,10 +312,10 @@ def play(label: str, fen: str, rng: random.Random, max_plies: int) -> Line:
 
 
 def data_file(name: str) -> Optional[Path]:
-    local = Path(__file__).resolve().parent / "data" / name
+    local = DATA / name
     if local.is_file():
         return local
-    shared = Path(os.environ.get("JIANGJUN_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+    shared = SHARED
     candidate = shared / "data" / name
     return candidate if candidate.is_file() else None
 
@@ -519,7 +520,7 @@ def test_pyffish_differential(corpus: Corpus) -> None:
     assert not short, f"corpus too weak (seen, required): {short}; all counters {dict(stats)}"
 
 
-@pytest.mark.slow
+@pytest.mark.deep
 def test_pyffish_every_position(corpus: Corpus) -> None:
     """The full pyffish comparison (legal set, FEN after the move) at every position (about 2 minutes)."""
     failures, stats, cache = Failures(), Counter(), PyffishCache()

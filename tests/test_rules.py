@@ -1,7 +1,7 @@
 """Game end by the rules: no legal move, repetition rulings, the natural move limit, bare boards."""
 import pytest
 
-from conftest import read_table
+from support import read_table
 from engine import Position
 
 TERMINAL = read_table("terminal.txt")

@@ -11,7 +11,7 @@ import tempfile
 
 import pytest
 
-from conftest import engine_env
+from support import engine_env
 
 #: Loaded by no handshake: the facade (and with it the search), the rules library, the books (their
 #: builder too), the network reader, the bench and the tools' parsers.

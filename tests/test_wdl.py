@@ -9,8 +9,8 @@ import pytest
 from engine import Position, wdl
 from engine.score import MATE, Score
 from engine.search_types import Wdl
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 ENDGAME = "3k5/4a4/9/9/9/9/9/4B4/4A4/3AK1R2 w - - 0 1"
 
 

@@ -4,7 +4,7 @@
 
 The games are master games of the Chinese Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), read from
 its archive (default ../shared/data/ccpd-games.tar.xz beside the checkout); the files are laid out by
-tests/samplewriters.py (XQF 11-18, CBR, CBL, DhtmlXQ) and engine.pgn (XQF 1.0, CBF) as XQStudio, CCBridge
+tests/support/samplewriters.py (XQF 11-18, CBR, CBL, DhtmlXQ) and engine.pgn (XQF 1.0, CBF) as XQStudio, CCBridge
 and dpxq.com lay theirs out. Running it again writes the same bytes.
 """
 
@@ -25,7 +25,7 @@ from engine import Position  # noqa: E402
 from engine.pgn import Game, Variation, read_games  # noqa: E402
 from engine.pgn.cbf import write_game as cbf_text  # noqa: E402
 from engine.pgn.xqf import write_game as xqf_v10  # noqa: E402
-from samplewriters import cbl_library, cbr_record, dhtmlxq_page, xqf_encrypted  # noqa: E402
+from support.samplewriters import cbl_library, cbr_record, dhtmlxq_page, xqf_encrypted  # noqa: E402
 
 ARCHIVE = ROOT.parent / "shared" / "data" / "ccpd-games.tar.xz"
 EVENTS = "Dataset/對局/大師對局/以賽事分類/"
