@@ -1,6 +1,7 @@
 """CECP (the XBoard protocol, version 2) from the interface's side of the wire: the engine's lines read into
 values, and the time-control commands written. Pure functions, tested on their own; the conversation is
-:mod:`.cecp`'s. (The engine's side of the same protocol is engine.server.cecp_codec.)
+:mod:`.cecp`'s. (The engine's side of the same protocol is engine.server.cecp_codec; the scores, which both
+sides need, are engine.wire.cecp's.)
 
     parse_features('feature ping=1 myname="MaxQi 4.8G" done=0')
                                             # [('ping', '1'), ('myname', 'MaxQi 4.8G'), ('done', '0')]
@@ -19,7 +20,7 @@ import re
 from typing import NamedTuple, Optional
 
 from ..score import Score
-from ..server.cecp_codec import XBOARD_MATE
+from ..wire.cecp import xboard_to_score
 
 _FEATURE = re.compile(r'([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S*))')
 # ply score time nodes, then (before a tab) seldepth nps tbhits; XBoard lets the ply end in '.' or '&'.
@@ -39,14 +40,6 @@ def parse_features(line: str) -> list[tuple[str, str]]:
     """The `name=value` pairs of a `feature` line, in order (a value in quotes may hold spaces)."""
     _, _, rest = line.partition("feature")
     return [(m.group(1), m.group(2) if m.group(2) is not None else m.group(3)) for m in _FEATURE.finditer(rest)]
-
-
-def xboard_to_score(value: int) -> Score:
-    """A CECP score: centipawns, or ±(100000 + N) for a mate in N moves (negative: being mated)."""
-    if abs(value) >= XBOARD_MATE:
-        moves = abs(value) - XBOARD_MATE
-        return Score.from_mate(moves if value > 0 else -moves)
-    return Score.from_cp(value)
 
 
 class Thinking(NamedTuple):

@@ -18,8 +18,8 @@ from typing import Callable, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import IllegalMoveError
-from ..position import Position, normalize_move
-from ..squares import FILES, parse_iccs, parse_square
+from ..fen import PIECE_LETTERS, parse_fen
+from ..squares import FILES, parse_iccs
 
 PIECE_CHARS = {
     "K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵",
@@ -33,15 +33,20 @@ Point = tuple[int, int]  # (file 0..8, rank 0..9)
 
 def _parse_move(move: str) -> tuple[Point, Point]:
     """The two points of an ICCS move ("h2e2" or "H2-E2"). Raises IllegalMoveError (a ValueError)."""
-    origin, target = parse_iccs(normalize_move(move))
+    points = parse_iccs(move.strip()) if isinstance(move, str) else None
+    if points is None:
+        raise IllegalMoveError(f"malformed move {move!r}: expected ICCS coordinates such as 'h2e2' or 'H2-E2'")
+    origin, target = points
     if origin == target:
         raise IllegalMoveError(f"move {move!r} goes nowhere: its origin and destination are the same point")
     return origin, target
 
 
 def _board(fen: str) -> dict[Point, str]:
-    """The pieces of a FEN by point, as FEN letters. Position raises InvalidFenError for a bad FEN."""
-    return {parse_square(square): piece for square, piece in Position(fen).piece_map().items()}
+    """The pieces of a FEN by point, as FEN letters (upper case Red). parse_fen raises InvalidFenError for a
+    bad FEN. (The rules library's Position is not used: it shows itself with this module, _repr_svg_.)"""
+    return {(file, rank): PIECE_LETTERS[kind] if side == 0 else PIECE_LETTERS[kind].lower()
+            for side, kind, file, rank in parse_fen(fen).pieces}
 
 
 def _file_numbers(file: int) -> tuple[str, str]:

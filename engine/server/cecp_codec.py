@@ -17,14 +17,11 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..outcome import Outcome, Termination
-from ..score import Score
 from ..search_types import PvLine, SearchLimits
+from ..wire.cecp import xboard_score
 from .commands import CommandError, parse_int, parse_number, quote
 from .options import EngineOption
 
-#: Mates are scored as 100000 + N for "mate in N moves" and -100000 - N for "mated in N"
-#: (engine-intf.html, section 10).
-XBOARD_MATE = 100_000
 #: XBoard's defaults when no `level` has been sent: 40 moves in 5 minutes.
 DEFAULT_MOVES, DEFAULT_BASE_MS = 40, 300_000.0
 
@@ -112,14 +109,6 @@ def parse_option_assignment(args: Sequence[str]) -> tuple[str, Optional[str]]:
 
 
 # -- output ------------------------------------------------------------------------------------
-def xboard_score(score: Score) -> int:
-    """Centipawns, or ±(100000 + N) for a mate in N moves (negative: being mated)."""
-    if not score.is_mate:
-        return score.value
-    moves = score.mate or 0
-    return XBOARD_MATE + moves if score.value > 0 else -XBOARD_MATE - abs(moves)
-
-
 def format_thinking(info: PvLine, prefix: Sequence[str] = ()) -> str:
     """`ply score time nodes seldepth nps tbhits<TAB>pv`, time in centiseconds. The three optional
     numbers are all given (XBoard reads the last number before the tab as tbhits, so seldepth and nps
