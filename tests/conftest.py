@@ -2,12 +2,15 @@
 
 Markers (pyproject.toml):
 * ``slow``: the test starts a process, a browser or a cluster. ``pytest -m "not slow"`` is the quick loop
-  of a developer; ``pytest`` (CI) runs them too.
+  of a developer; ``pytest`` (CI) runs them too. The mark is checked, not trusted: a test without it that
+  starts a process fails (``_refuse_processes``). Threads, the in-process engine among them, are allowed.
 * ``deep``: deep perft counts and the whole CCPD archive, minutes each. Run only when asked for, with
   ``--deep`` (or ``-m deep``); neither ``pytest`` nor CI runs them.
 """
+import _posixsubprocess
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,6 +34,58 @@ def pytest_collection_modifyitems(config, items):
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept
+
+
+# --- The slow mark is checked --------------------------------------------------------------------------
+class UnmarkedProcess(AssertionError):
+    """A test not marked slow started a process."""
+
+
+_ATTEMPTS = pytest.StashKey[list]()
+
+
+def _refuser(item: pytest.Item, what: str):
+    def refuse(*args, **kwargs):
+        if what == "subprocess.Popen" and len(args) > 1:
+            what_started = f"subprocess.Popen({str(args[1])[:120]})"
+        else:
+            what_started = what
+        message = (f"{item.nodeid} starts a process ({what_started}) but is not marked slow: add "
+                   f"@pytest.mark.slow, or pytestmark = pytest.mark.slow for a module of such tests")
+        item.stash[_ATTEMPTS].append(message)
+        raise UnmarkedProcess(message)
+    return refuse
+
+
+def _refuse_processes(item: pytest.Item, patch: pytest.MonkeyPatch) -> None:
+    """Every way to start a process raises UnmarkedProcess: subprocess (and asyncio's subprocesses and
+    Playwright's driver, built on it), multiprocessing (Dask's workers), fork, posix_spawn, os.system."""
+    patch.setattr(subprocess.Popen, "__init__", _refuser(item, "subprocess.Popen"))
+    patch.setattr(_posixsubprocess, "fork_exec", _refuser(item, "fork_exec"))
+    for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system"):
+        if hasattr(os, name):
+            patch.setattr(os, name, _refuser(item, f"os.{name}"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Setup, call and teardown of a test not marked slow run with processes refused."""
+    item.stash[_ATTEMPTS] = []
+    if item.get_closest_marker("slow"):
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        _refuse_processes(item, patch)
+        yield
+
+
+def _fail_if_process_started(item: pytest.Item, report) -> None:
+    """A refused process fails the test even when the test caught the UnmarkedProcess."""
+    attempts = item.stash.get(_ATTEMPTS, [])
+    if attempts and not report.failed:
+        report.outcome = "failed"
+        report.longrepr = attempts[0]
+    attempts.clear()
 
 
 @pytest.fixture
@@ -82,6 +137,7 @@ def _fail_if_tool_missing(report) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
+    _fail_if_process_started(item, outcome.get_result())
     _fail_if_tool_missing(outcome.get_result())
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from support import engine_env
 
+pytestmark = pytest.mark.slow
+
 #: Loaded by no handshake: the facade (and with it the search), the rules library, the books (their
 #: builder too), the network reader, the bench and the tools' parsers.
 NEVER = ("engine.server.engine", "engine.position", "engine.fen", "engine.book", "engine.book.build",

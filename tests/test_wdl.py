@@ -145,6 +145,7 @@ def test_the_fit_finds_a_known_model_and_an_opponents_shift(fit_wdl):
     assert table[0].startswith("| material |") and len(table) > 10
 
 
+@pytest.mark.slow
 def test_the_tool_writes_the_coefficients_between_the_markers(fit_wdl, tmp_path):
     np = pytest.importorskip("numpy")
     target = tmp_path / "wdl.py"

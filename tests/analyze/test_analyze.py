@@ -63,6 +63,7 @@ def replay_texts(position: Position, texts) -> list:
 
 # -- positions --------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("notation", ["chinese", "wxf", "iccs"])
 def test_position_lines_are_legal_and_read_back_in_each_notation(notation, tmp_path):
     doc = analyze_json("--moves", "h2e2", "h9g7", "--depth", "5", "--multipv", "3", "--notation", notation,
@@ -84,6 +85,7 @@ def test_position_lines_are_legal_and_read_back_in_each_notation(notation, tmp_p
     assert analysis["bestmove"] in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_text_output_pv_replays(tmp_path):
     """The plain text (not a terminal: no escape codes) has a line with the PV, numbered, in Chinese."""
     out = analyze("--fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -98,6 +100,7 @@ def test_text_output_pv_replays(tmp_path):
     assert best is not None and moves[0] == best.group(2) and tokens[0] == best.group(1)
 
 
+@pytest.mark.slow
 def test_moves_in_any_notation_as_one_string_or_separate(tmp_path):
     separate = analyze_json("--moves", "炮二平五", "H8+7", "h0g2", "--depth", "3", cwd=tmp_path)
     joined = analyze_json("--moves", "1. C2.5 马8进7 2. H0-G2", "--depth", "3", cwd=tmp_path)
@@ -105,6 +108,7 @@ def test_moves_in_any_notation_as_one_string_or_separate(tmp_path):
     assert separate["analysis"]["side_to_move"] == "black"
 
 
+@pytest.mark.slow
 def test_mate_is_shown_as_a_mate(tmp_path):
     out = analyze("--fen", MATE_IN_2, "--depth", "6", "--notation", "iccs", cwd=tmp_path).stdout
     assert re.search(r"^depth\s+\d+\s+#1\s+100/0/0\s+1\. i0i8$", out, re.M), out
@@ -115,6 +119,7 @@ def test_mate_is_shown_as_a_mate(tmp_path):
     assert second["score"]["side"]["mate"] == 2
 
 
+@pytest.mark.slow
 def test_the_chances_go_with_the_scores(tmp_path):
     """The win/draw/loss chances (engine.wdl's model for the in-process engine) beside each score: per
     mille in JSON, from both views; in per cent in the text, in the chosen view."""
@@ -139,6 +144,7 @@ def test_the_chances_go_with_the_scores(tmp_path):
     assert finished["analysis"]["wdl"]["side"] == {"win": 0, "draw": 0, "loss": 1000}   # Black is mated
 
 
+@pytest.mark.slow
 def test_pov_flips_the_sign_for_black_to_move(tmp_path):
     red = analyze_json("--fen", BLACK_MATED_IN_2, "--depth", "6", "--pov", "red", cwd=tmp_path)["analysis"]
     side = analyze_json("--fen", BLACK_MATED_IN_2, "--depth", "6", "--pov", "side", cwd=tmp_path)["analysis"]
@@ -156,6 +162,7 @@ def test_pov_flips_the_sign_for_black_to_move(tmp_path):
     assert doc["red"]["cp"] == -doc["side"]["cp"]
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_not_searched(tmp_path):
     fen = "4k4/R8/9/9/9/9/9/9/9/3K4R b - - 0 1"
     out = analyze("--fen", fen, "--moves", "e9f9", "i0i9", cwd=tmp_path).stdout
@@ -166,6 +173,7 @@ def test_a_finished_game_is_not_searched(tmp_path):
     assert doc["score"]["side"]["text"] == "-#0" and doc["score"]["red"]["text"] == "#0"
 
 
+@pytest.mark.slow
 def test_limits_nodes_and_time(tmp_path):
     nodes = analyze_json("--nodes", "3000", "--notation", "iccs", cwd=tmp_path)
     assert nodes["limits"] == {"depth": None, "time": None, "nodes": 3000}
@@ -177,6 +185,7 @@ def test_limits_nodes_and_time(tmp_path):
 
 # -- games --------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_blunder_is_marked_and_the_good_moves_are_not(tmp_path):
     doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "8", cwd=tmp_path)
     assert doc["type"] == "game"
@@ -201,6 +210,7 @@ def test_a_blunder_is_marked_and_the_good_moves_are_not(tmp_path):
     assert summary["red"]["average_loss"] >= 300 / 4
 
 
+@pytest.mark.slow
 def test_blunder_in_text_output_and_thresholds(tmp_path):
     out = analyze("--moves", BLUNDER_GAME, "--annotate", "--depth", "8", cwd=tmp_path).stdout
     row = next(line for line in out.splitlines() if re.match(r"\s*\d+\.\s+炮五进四", line))
@@ -213,6 +223,7 @@ def test_blunder_in_text_output_and_thresholds(tmp_path):
     assert doc["thresholds"] == {"inaccuracy": 50, "mistake": 100, "blunder": 1000, "cap": 1000}
 
 
+@pytest.mark.slow
 def test_game_file_in_utf8_and_gbk(tmp_path):
     docs = [analyze_json(str(PGN / name), "--depth", "4", cwd=tmp_path)
             for name in ("analyze_utf8.pgn", "analyze_gbk.pgn")]
@@ -232,6 +243,7 @@ def test_game_file_in_utf8_and_gbk(tmp_path):
     assert re.search(r"^Red\s+15\s", out, re.M) and re.search(r"^Black\s+15\s", out, re.M)
 
 
+@pytest.mark.slow
 def test_game_files_in_big5_and_in_xboard_pgn(tmp_path):
     # A master game of the Chinese Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), in Big5.
     big5 = PGN / "ccpd" / "one-move-00000591.pgn"
@@ -248,6 +260,7 @@ def test_game_files_in_big5_and_in_xboard_pgn(tmp_path):
     assert failed.returncode == 2 and "cannot read the game" in failed.stderr
 
 
+@pytest.mark.slow
 def test_game_choice_and_a_game_ending_in_mate(tmp_path):
     second = analyze_json(str(PGN / "xqbase_iccs.pgn"), "--game", "2", "--depth", "3", cwd=tmp_path)
     assert second["headers"]["Round"] == "4" and len(second["records"]) == 4
@@ -283,6 +296,7 @@ def svg_arrows(path: Path) -> dict:
             if element.tag.endswith("}g") and (element.get("class") or "").startswith("arrow")}
 
 
+@pytest.mark.slow
 def test_svg_of_a_position(tmp_path):
     doc = analyze_json("--moves", "h2e2", "--depth", "4", "--svg", "pos.svg", cwd=tmp_path)
     assert doc["svg"] == "pos.svg"
@@ -292,6 +306,7 @@ def test_svg_of_a_position(tmp_path):
     assert arrows == {"arrow move": "h2e2", "arrow": doc["analysis"]["bestmove"]}
 
 
+@pytest.mark.slow
 def test_svg_of_a_game_at_a_ply_and_the_plot(tmp_path):
     doc = analyze_json(str(PGN / "analyze_utf8.pgn"), "--depth", "3", "--ply", "10", "--svg", "ply10.svg",
                        "--plot", "eval.svg", cwd=tmp_path)
@@ -308,6 +323,7 @@ def test_svg_of_a_game_at_a_ply_and_the_plot(tmp_path):
     assert svg_pieces(tmp_path / "final.svg") == board_pieces(position_after(doc["start_fen"], doc["moves"]))
 
 
+@pytest.mark.slow
 def test_text_board(tmp_path):
     out = analyze("--moves", "h2e2", "--depth", "3", "--board", cwd=tmp_path).stdout
     assert "帥" in out and "楚" in out
@@ -319,6 +335,7 @@ def test_text_board(tmp_path):
 
 # -- terminals and Ctrl-C -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_live_display_on_a_terminal(tmp_path):
     """On a terminal the lines are rewritten in place (cursor-up escapes), and the result stays."""
     import pty
@@ -346,6 +363,7 @@ def test_live_display_on_a_terminal(tmp_path):
     assert "line 2  depth  7" in out and "bestmove" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_and_reports(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "engine", "analyze", "--time", "60", "--notation", "iccs"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
@@ -366,6 +384,7 @@ def test_ctrl_c_stops_and_reports(tmp_path):
 
 # -- other engines ------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_fsf
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_fairy_stockfish(proto, tmp_path):
@@ -382,6 +401,7 @@ def test_fairy_stockfish(proto, tmp_path):
     assert mate["analysis"]["bestmove"] == "i0i8" and mate["analysis"]["score_text"] == "#1"
 
 
+@pytest.mark.slow
 @needs_fsf
 def test_fairy_stockfish_annotates_a_game(tmp_path):
     doc = analyze_json("--engine", FSF, "--moves", BLUNDER_GAME, "--annotate", "--depth", "6", cwd=tmp_path)
@@ -394,6 +414,7 @@ FAKE = shlex.join([sys.executable, str(FAKES / "crasher.py")])
 ILLEGAL = shlex.join([sys.executable, str(FAKES / "illegal_mover.py"), "--at", "1"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--fen", "rnbakabnr/9/9 w"], "bad FEN"),
     (["--moves", "炮二平五", "马8退7"], "'马8退7', read as Chinese"),
@@ -421,6 +442,7 @@ def test_bad_input_gives_one_line_and_status_2(args, message, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("jiangjun analyze: ") and message in lines[0], result.stderr
 
 
+@pytest.mark.slow
 def test_help_lists_analyze(tmp_path):
     top = subprocess.run([sys.executable, "-m", "engine", "-h"], capture_output=True, text=True, cwd=tmp_path,
                          env=engine_env(), timeout=30)
@@ -465,6 +487,7 @@ def test_judging_moves():
     assert judge(Score.from_mate(-6), Score.from_mate(-2), best=False, thresholds=t) == (0, None)
 
 
+@pytest.mark.slow
 def test_book_moves_are_marked_and_not_judged_and_the_opening_is_named(tmp_path):
     doc = analyze_json("--moves", BLUNDER_GAME, "--annotate", "--depth", "3", cwd=tmp_path)
     records = doc["records"]

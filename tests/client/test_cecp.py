@@ -147,6 +147,7 @@ def test_values_are_checked_against_the_declaration():
 
 
 # -- a fake XBoard engine ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("flags,usermove", [((), True), (("--no-usermove",), False)])
 def test_fake_plays_and_receives_the_protocols_commands(flags, usermove, tmp_path):
     log = tmp_path / "received.txt"
@@ -173,6 +174,7 @@ def test_fake_plays_and_receives_the_protocols_commands(flags, usermove, tmp_pat
     assert "go" not in after and "result 1-0 {Red mates}" in sent and sent[-1] == "quit"
 
 
+@pytest.mark.slow
 def test_ranks_from_one_are_found_and_converted(tmp_path):
     log = tmp_path / "received.txt"
     with fake("--ranks", "1", "--log", str(log)) as engine:
@@ -188,6 +190,7 @@ def test_ranks_from_one_are_found_and_converted(tmp_path):
         play(engine, 2)
 
 
+@pytest.mark.slow
 def test_an_engine_without_ping_or_with_done0(tmp_path):
     with fake("--no-ping", "--ranks", "0") as engine:
         assert not engine.pings and engine.rank_base == 0
@@ -198,6 +201,7 @@ def test_an_engine_without_ping_or_with_done0(tmp_path):
         play(engine, 1)
 
 
+@pytest.mark.slow
 def test_an_engine_that_does_not_play_xiangqi_is_refused():
     with pytest.raises(EngineProtocolError, match="does not offer xiangqi .*'normal,shogi'"):
         fake("--variants", "normal,shogi").start()
@@ -207,6 +211,7 @@ def test_an_engine_that_does_not_play_xiangqi_is_refused():
         engine.start()
 
 
+@pytest.mark.slow
 def test_another_start_position_goes_by_setboard(tmp_path):
     fen = "3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"
     log = tmp_path / "received.txt"
@@ -221,6 +226,7 @@ def test_another_start_position_goes_by_setboard(tmp_path):
             engine.go(fen, [], Color.RED, CLOCK, timeout=5)
 
 
+@pytest.mark.slow
 def test_limits_that_cecp_cannot_say_are_refused_before_sending():
     with fake() as engine:
         engine.new_game()
@@ -237,6 +243,7 @@ def test_limits_that_cecp_cannot_say_are_refused_before_sending():
         assert tail[4:7] == [f"> usermove {first}", "> usermove a6a5", "> go"]
 
 
+@pytest.mark.slow
 def test_claims_resignations_and_draw_offers_are_reported():
     with fake("--at", "1", "--claim", "1-0 {White mates}") as engine:
         engine.new_game()
@@ -252,6 +259,7 @@ def test_claims_resignations_and_draw_offers_are_reported():
         assert answer.bestmove is None and answer.resign and answer.offers_draw
 
 
+@pytest.mark.slow
 def test_faults_raise_the_clients_errors():
     with fake("--refuse", "--at", "1", rank_base=0) as engine:      # no probe: the first move is the game's
         engine.new_game()
@@ -270,6 +278,7 @@ def test_faults_raise_the_clients_errors():
     assert not engine.alive
 
 
+@pytest.mark.slow
 def test_options_are_checked_when_set():
     with fake("--option", "Strength -spin 5 1 10") as engine:
         engine.set_option("strength", 3)
@@ -285,6 +294,7 @@ def test_options_are_checked_when_set():
 
 
 # -- this project's engine and the real XBoard engines ------------------------------------------------------
+@pytest.mark.slow
 def test_jiangjun_in_xboard_mode():
     with tempfile.TemporaryDirectory() as workdir:
         config = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="cecp", workdir=workdir,
@@ -298,6 +308,7 @@ def test_jiangjun_in_xboard_mode():
             play(engine, 2, SearchLimits(time=1500, opp_time=1500, increment=50, opp_increment=50))
 
 
+@pytest.mark.slow
 @needs_maxqi
 def test_maxqi():
     with EngineProcess(EngineConfig(MAXQI, proto="xboard")) as engine:
@@ -309,6 +320,7 @@ def test_maxqi():
         assert answer.bestmove in position.legal_moves() and answer.depth and answer.pv
 
 
+@pytest.mark.slow
 @needs_sjaak
 def test_sjaak_ii_and_its_pv_in_san(sjaak_home):
     with EngineProcess(EngineConfig(SJAAK, proto="xboard", options={"MultiPV": "1"})) as engine:
@@ -326,6 +338,7 @@ def test_sjaak_ii_and_its_pv_in_san(sjaak_home):
         assert answer.bestmove in Position(fen).legal_moves()
 
 
+@pytest.mark.slow
 @needs_fsf
 def test_fairy_stockfish_in_xboard_mode():
     with EngineProcess(EngineConfig(FSF, proto="xboard", options={"Threads": "1", "Hash": "16"})) as engine:

@@ -60,6 +60,7 @@ def play(engine: EngineProcess, plies: int, limits: SearchLimits = SearchLimits(
 
 
 # -- fake engines: handshake and normal play -------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_fake_plays_legal_moves(proto, tmp_path):
     log = tmp_path / "received.txt"
@@ -87,6 +88,7 @@ def test_fake_plays_legal_moves(proto, tmp_path):
     assert sent[-1] == "quit"
 
 
+@pytest.mark.slow
 def test_auto_detection(tmp_path):
     with EngineProcess(fake("random_mover.py")) as engine:
         assert engine.protocol == "uci"
@@ -102,6 +104,7 @@ def test_auto_detection(tmp_path):
         play(engine, 1)
 
 
+@pytest.mark.slow
 def test_clock_commands_reach_the_engine(tmp_path):
     log = tmp_path / "received.txt"
     red = SearchLimits(time=60000, increment=1000, opp_time=59000.7, opp_increment=1000)
@@ -231,6 +234,7 @@ def test_option_and_handshake_syntax():
 
 
 # -- misbehaving fakes -------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_illegal_mover(proto):
     with EngineProcess(fake("illegal_mover.py", proto=proto)) as engine:
@@ -239,6 +243,7 @@ def test_illegal_mover(proto):
         assert answer.bestmove is not None and not position.is_legal(answer.bestmove)
 
 
+@pytest.mark.slow
 def test_crasher():
     with EngineProcess(fake("crasher.py")) as engine:
         play(engine, 1)
@@ -252,6 +257,7 @@ def test_crasher():
     assert gone(engine.pid)
 
 
+@pytest.mark.slow
 def test_hanger_times_out_and_is_killed():
     engine = EngineProcess(fake("hanger.py", "--stderr"))
     engine.start()
@@ -270,6 +276,7 @@ def test_hanger_times_out_and_is_killed():
     engine.quit()                      # twice is fine
 
 
+@pytest.mark.slow
 def test_slowpoke_overruns_then_resynchronises():
     clocks = SearchLimits(time=300, opp_time=300)
     with EngineProcess(fake("slowpoke.py", "--at", "2", "--seed", "5")) as engine:
@@ -287,6 +294,7 @@ def test_slowpoke_overruns_then_resynchronises():
         assert len(position.move_stack) == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_none_mover(proto):
     with EngineProcess(fake("none_mover.py", proto=proto)) as engine:
@@ -296,6 +304,7 @@ def test_none_mover(proto):
         play(engine, 2)                                                  # back to normal afterwards
 
 
+@pytest.mark.slow
 def test_start_failures():
     with pytest.raises(EngineCrashed):
         EngineProcess(EngineConfig("/nonexistent/engine")).start()
@@ -316,6 +325,7 @@ def test_start_failures():
 
 
 # -- Fairy-Stockfish -----------------------------------------------------------------------------------
+@pytest.mark.slow
 @needs_fsf
 @pytest.mark.parametrize("proto", ["ucci", "uci"])
 def test_fairy_stockfish(proto):
@@ -338,6 +348,7 @@ def test_fairy_stockfish(proto):
     assert gone(engine.pid)
 
 
+@pytest.mark.slow
 @needs_fsf
 def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
     with EngineProcess(EngineConfig(FSF)) as engine:
@@ -346,6 +357,7 @@ def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
         position, _ = play(engine, 2, SearchLimits(depth=2))
 
 
+@pytest.mark.slow
 @needs_fsf
 def test_every_multipv_line_reaches_on_info():
     with EngineProcess(EngineConfig(FSF, proto="uci")) as engine:

@@ -17,7 +17,7 @@ from engine.search_types import PvLine, SearchLimits, SearchResult
 JIANGJUN = shlex.join([sys.executable, "-m", "engine"])
 
 
-pytestmark = pytest.mark.usefixtures("engine_pythonpath")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("engine_pythonpath")]
 
 
 def opened_position() -> Position:

@@ -38,6 +38,7 @@ def analyze(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           encoding="utf-8", cwd=cwd, env=engine_env(), timeout=120)
 
 
+@pytest.mark.slow
 def test_analyze_an_xqf_and_a_library_game(tmp_path, library) -> None:
     done = analyze(str(FILES / "xqf18-annotated.xqf"), "--depth", "1", "--no-book", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -57,6 +58,7 @@ def test_analyze_an_xqf_and_a_library_game(tmp_path, library) -> None:
     assert beyond.returncode == 2 and "holds 3 games" in beyond.stderr
 
 
+@pytest.mark.slow
 def test_analyze_saves_the_judged_game_as_xqf_or_pgn(tmp_path) -> None:
     source = FILES / "xqf18-annotated.xqf"
     done = analyze(str(source), "--depth", "2", "--no-book", "--save", str(tmp_path / "judged.xqf"),

@@ -140,6 +140,7 @@ def _xboard_parse(path: Path, index: int, tmp: Path) -> tuple[list[str], list[tu
     return complaints, parsed
 
 
+@pytest.mark.slow
 @needs_xboard
 def test_xboard_loads_what_we_write(tmp_path: Path) -> None:
     games = sample_games()

@@ -9,6 +9,7 @@ import pytest
 from engine import Position
 from support.driver import EngineDriver
 
+pytestmark = pytest.mark.slow
 SETUP = "position startpos moves h2e2 h9g7"
 KEPT = Position()
 KEPT.push("h2e2")

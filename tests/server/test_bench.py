@@ -71,6 +71,7 @@ def test_cli_bench_bad_arguments(capsys):
     assert main(["bench", "2", "--threads", "0"]) == 2
 
 
+@pytest.mark.slow
 def test_cli_bench_subprocess(tmp_path):
     # By default with the shipped network (the engine's default evaluation), --hce without it.
     shipped = read_net(nets.locate(nets.DEFAULT))

@@ -14,6 +14,8 @@ from engine.book import obk
 from support.driver import EngineDriver
 from support.books import ELEEYE_ARCHIVE, make_keys, make_obk
 
+pytestmark = pytest.mark.slow
+
 BOOK_MOVE = re.compile(r"^info string book move ([a-i]\d[a-i]\d) \(")
 BESTMOVE = re.compile(r"^bestmove ([a-i]\d[a-i]\d)")
 CLOCK = "go wtime 60000 btime 60000 winc 1000 binc 1000"

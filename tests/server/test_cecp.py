@@ -24,6 +24,7 @@ def thinking(lines: list[str]) -> list[re.Match]:
 
 
 # -- handshake ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_handshake_lists_the_features_and_the_options():
     with EngineDriver() as eng:
         eng.send("xboard")
@@ -45,6 +46,7 @@ def test_handshake_lists_the_features_and_the_options():
         assert lines[-1] == "feature done=1"
 
 
+@pytest.mark.slow
 def test_protover_alone_selects_cecp_and_accepted_lines_are_quiet():
     with EngineDriver() as eng:
         eng.send("protover 2")
@@ -56,6 +58,7 @@ def test_protover_alone_selects_cecp_and_accepted_lines_are_quiet():
 
 
 # -- game flow --------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_go_plays_red_and_thinking_lines_follow_the_format(xb):
     xb.send("level 40 0:10 0", "post", "time 1000", "otim 1000", "go")
     move, lines = xb.move()
@@ -73,6 +76,7 @@ def test_go_plays_red_and_thinking_lines_follow_the_format(xb):
     assert reply in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_new_makes_the_engine_black_and_nopost_is_quiet(xb):
     xb.send("nopost", "st 0.3", "usermove h2e2")
     move, lines = xb.move()
@@ -82,6 +86,7 @@ def test_new_makes_the_engine_black_and_nopost_is_quiet(xb):
     assert move in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_force_tracks_moves_and_go_plays_the_side_to_move(xb):
     xb.send("force", "usermove h2e2", "usermove h9g7", "usermove h0g2")
     assert xb.sync() == []        # no move in force mode
@@ -95,11 +100,13 @@ def test_force_tracks_moves_and_go_plays_the_side_to_move(xb):
     assert move in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_bare_moves_are_read_as_usermove(xb):
     xb.send("force", "h2e2", "h9g7")
     assert xb.display()[1] == ["h2e2", "h9g7"]
 
 
+@pytest.mark.slow
 def test_playother_waits_for_the_opponent(xb):
     xb.send("force", "usermove h2e2", "st 0.3", "playother")
     assert not any(line.startswith("move") for line in xb.sync() + xb.eng.collect(0.5))
@@ -111,6 +118,7 @@ def test_playother_waits_for_the_opponent(xb):
     assert move in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_move_now_and_ping_while_thinking(xb):
     xb.send("st 60", "post", "force", "go")
     time.sleep(0.5)
@@ -123,12 +131,14 @@ def test_move_now_and_ping_while_thinking(xb):
     assert move in Position().legal_moves()
 
 
+@pytest.mark.slow
 def test_ping_while_idle_is_answered_at_once(xb):
     sent = xb.eng.send("ping 77")
     xb.eng.expect("pong 77", timeout=1)
     assert xb.eng.last_when - sent < 0.5
 
 
+@pytest.mark.slow
 def test_force_during_the_search_abandons_it(xb):
     xb.send("st 60", "force", "go")
     time.sleep(0.3)
@@ -138,6 +148,7 @@ def test_force_during_the_search_abandons_it(xb):
     assert xb.display()[1] == []
 
 
+@pytest.mark.slow
 def test_result_and_new_stop_the_search_without_a_move(xb):
     xb.send("st 60", "usermove h2e2")
     time.sleep(0.3)
@@ -151,6 +162,7 @@ def test_result_and_new_stop_the_search_without_a_move(xb):
     assert xb.display()[1] == []
 
 
+@pytest.mark.slow
 def test_setboard_reads_xboards_letters_and_the_side_to_move(xb):
     xb.send("force", f"setboard {XBOARD_START}")
     fen, moves = xb.display()
@@ -161,6 +173,7 @@ def test_setboard_reads_xboards_letters_and_the_side_to_move(xb):
     assert move in Position(black_to_move).legal_moves()
 
 
+@pytest.mark.slow
 def test_a_bad_setboard_refuses_moves_until_a_good_one(xb):
     xb.send("force", "setboard rnbakabnr/9/9/RNBAKABNR w")
     lines = xb.sync()
@@ -172,6 +185,7 @@ def test_a_bad_setboard_refuses_moves_until_a_good_one(xb):
     assert xb.display()[1] == ["h2e2"]
 
 
+@pytest.mark.slow
 def test_undo_and_remove_take_moves_back(xb):
     xb.send("force", "usermove h2e2", "usermove h9g7", "usermove h0g2", "undo")
     assert xb.display()[1] == ["h2e2", "h9g7"]
@@ -181,6 +195,7 @@ def test_undo_and_remove_take_moves_back(xb):
     assert xb.sync()[0].startswith("Error (")
 
 
+@pytest.mark.slow
 def test_illegal_moves_are_refused_and_the_game_stays(xb):
     xb.send("force", "usermove h2e2")
     for bad in ("usermove h2e2", "usermove a0a5", "usermove i9i5", "usermove zz", "usermove h2e2 h9g7"):
@@ -192,6 +207,7 @@ def test_illegal_moves_are_refused_and_the_game_stays(xb):
 
 
 # -- results claimed by the engine ----------------------------------------------------------------
+@pytest.mark.slow
 def test_the_engine_mates_and_claims(xb):
     xb.send("force", f"setboard {MATE_IN_ONE_FEN}", "post", "st 1", "go")
     move, lines = xb.move()
@@ -201,12 +217,14 @@ def test_the_engine_mates_and_claims(xb):
     assert claim in ("1-0 {Red mates}", "1-0 {Red wins, Black cannot move}"), claim
 
 
+@pytest.mark.slow
 def test_being_mated_is_claimed_without_a_move(xb):
     xb.send("force", f"setboard {MATE_IN_ONE_FEN}", "playother", "usermove b0b9")
     lines = xb.sync()
     assert lines == ["1-0 {Red mates}"], lines
 
 
+@pytest.mark.slow
 def test_a_perpetual_check_by_the_opponent_is_claimed(xb):
     fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1"     # Black's soldiers check the Red general
     moves = "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1".split()
@@ -214,6 +232,7 @@ def test_a_perpetual_check_by_the_opponent_is_claimed(xb):
     assert xb.sync() == ["1-0 {Red wins, perpetual check by Black}"]
 
 
+@pytest.mark.slow
 def test_a_perpetual_chase_by_the_opponent_is_claimed(xb):
     fen = "3k5/4P4/4b4/3C5/4c4/9/9/9/9/5K3 w - - 0 1"     # Black's elephant chases the Red cannon
     moves = "d6e6 e7g5 e6d6 g5e7 d6e6 e7g5 e6d6".split()
@@ -221,17 +240,20 @@ def test_a_perpetual_chase_by_the_opponent_is_claimed(xb):
     assert xb.sync() == ["1-0 {Red wins, perpetual chase by Black}"]
 
 
+@pytest.mark.slow
 def test_the_sixty_move_limit_is_claimed(xb):
     xb.send("force", "setboard 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 119 80", "playother", "usermove e1f1")
     assert xb.sync() == ["1/2-1/2 {60-move rule}"]
 
 
+@pytest.mark.slow
 def test_go_on_a_finished_game_claims_at_once(xb):
     xb.send("force", "setboard 4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1", "go")
     assert xb.sync() == ["1-0 {Red mates}"]
 
 
 # -- time -------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_time_is_read_in_centiseconds(xb):
     xb.send("level 0 1 0", "time 50", "otim 6000")   # half a second left of a 1-minute game
     sent = xb.send("usermove h2e2")
@@ -239,6 +261,7 @@ def test_time_is_read_in_centiseconds(xb):
     assert time.monotonic() - sent < 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", ["0:02", "0.0333"])
 def test_level_base_in_minutes_or_min_sec(xb, base):
     xb.send(f"level 0 {base} 0")          # 2 s for the game, no `time` sent: the base is the clock
@@ -247,6 +270,7 @@ def test_level_base_in_minutes_or_min_sec(xb, base):
     assert time.monotonic() - sent < 0.5
 
 
+@pytest.mark.slow
 def test_st_is_seconds_per_move(xb):
     xb.send("st 0.5", "post")
     sent = xb.send("usermove h2e2")
@@ -255,6 +279,7 @@ def test_st_is_seconds_per_move(xb):
     assert 0.2 < took < 1.5, took
 
 
+@pytest.mark.slow
 def test_sd_limits_the_depth_and_new_removes_it(xb):
     xb.send("sd 3", "st 30", "post", "usermove h2e2")
     _, lines = xb.move(timeout=20)
@@ -264,6 +289,7 @@ def test_sd_limits_the_depth_and_new_removes_it(xb):
     assert max(int(m.group(1)) for m in thinking(lines)) > 3
 
 
+@pytest.mark.slow
 def test_moves_per_session_control_is_played_through_a_session_change(xb):
     # `level 4 0:02 0`: 4 moves in 2 s, then 2 s more. Each move gets a share of what is left, the last
     # of a session most of it; the clock is simulated here from the time each answer takes.
@@ -292,6 +318,7 @@ def hints(xb: Cecp) -> list[str]:
     return [line.split()[1] for line in xb.sync() if line.startswith("Hint: ")]
 
 
+@pytest.mark.slow
 def test_pondering_answers_the_predicted_move_and_another(xb):
     xb.send("hard", "post", "level 0 0:20 0", "time 2000", "otim 2000", "usermove h2e2")
     move, _ = xb.move()
@@ -326,6 +353,7 @@ def assert_analysis_switched(lines: list[str], to: Position) -> None:
     assert all(fresh[fresh.index(True):]), lines
 
 
+@pytest.mark.slow
 def test_analysis_mode(xb):
     xb.send("post", "analyze")
     time.sleep(0.5)
@@ -351,6 +379,7 @@ def test_analysis_mode(xb):
 
 
 # -- resources and options ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_memory_cores_and_options(xb):
     xb.send("memory 32", "cores 2", "option MultiPV=2", "option Move Overhead=50", "option Clear Hash",
             "option Use NNUE=0")
@@ -360,6 +389,7 @@ def test_memory_cores_and_options(xb):
     assert sum(1 for m in thinking(lines) if m.group(1) == "4") == 2, "two lines per depth with MultiPV 2"
 
 
+@pytest.mark.slow
 def test_options_during_the_search_wait_for_the_move(xb):
     xb.send("st 0.5", "usermove h2e2")
     time.sleep(0.1)
@@ -388,6 +418,7 @@ def bad_engine():
         assert b"Traceback" not in driver.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", BAD)
 def test_bad_lines_get_an_error_and_change_nothing(bad_engine, line):
     bad_engine.send(line)
@@ -398,6 +429,7 @@ def test_bad_lines_get_an_error_and_change_nothing(bad_engine, line):
     assert bad_engine.display()[1] == ["h2e2"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data", [bytes(range(1, 256)).replace(b"\n", b""), b"x" * 100_000, b"\xff\xfe go"],
                          ids=["all-bytes", "100KB", "bad-utf8"])
 def test_junk_gets_an_error(bad_engine, data):
@@ -407,6 +439,7 @@ def test_junk_gets_an_error(bad_engine, data):
     assert bad_engine.display()[1] == ["h2e2"]
 
 
+@pytest.mark.slow
 def test_quit_while_thinking_exits_promptly():
     driver, cecp = start()
     cecp.send("st 60", "usermove h2e2")
@@ -418,6 +451,7 @@ def test_quit_while_thinking_exits_promptly():
     assert b"Traceback" not in driver.stderr
 
 
+@pytest.mark.slow
 def test_end_of_input_while_thinking_exits_cleanly():
     driver, cecp = start()
     cecp.send("st 60", "usermove h2e2")
@@ -426,6 +460,7 @@ def test_end_of_input_while_thinking_exits_cleanly():
     assert b"Traceback" not in driver.stderr
 
 
+@pytest.mark.slow
 def test_xboard_after_uci_switches_to_cecp_and_uci_switches_back():
     with EngineDriver() as eng:
         eng.handshake("uci")

@@ -7,9 +7,12 @@ it, one process throughout: every answer must come within the node limit's time.
 """
 from pathlib import Path
 
+import pytest
+
 from support.driver import EngineDriver
 from support import DATA
 
+pytestmark = pytest.mark.slow
 MOVES = (DATA / "depth1-blowup-moves.txt").read_text().split()
 
 

@@ -51,6 +51,7 @@ def last_iteration(lines: list[str], codec=UciCodec()) -> list[PvLine]:
     return sorted((info for info in infos if info.depth == deepest), key=lambda info: info.multipv)
 
 
+@pytest.mark.slow
 def test_show_wdl_with_multipv_3_gives_three_lines_with_chances_on_four_positions(eng):
     """A GUI that sets UCI_ShowWDL and MultiPV 3 reads three lines with win/draw/loss for each position:
     per mille, summing to 1000, right after the score, the model's chances for that score at the
@@ -73,6 +74,7 @@ def test_show_wdl_with_multipv_3_gives_three_lines_with_chances_on_four_position
         assert wins == sorted(wins, reverse=True), (fen, best)
 
 
+@pytest.mark.slow
 def test_without_show_wdl_the_info_lines_are_as_before(eng):
     eng.send("position startpos moves h2e2 h9g7")
     eng.send("go depth 4")
@@ -90,6 +92,7 @@ def test_without_show_wdl_the_info_lines_are_as_before(eng):
     assert not eng.info_strings(lines)
 
 
+@pytest.mark.slow
 def test_the_option_is_offered_in_uci_and_ucci_and_refuses_a_bad_value():
     with EngineDriver() as eng:
         lines = eng.handshake("uci")
@@ -110,6 +113,7 @@ def test_the_option_is_offered_in_uci_and_ucci_and_refuses_a_bad_value():
         assert best.wdl == wdl.chances(best.score, 110)
 
 
+@pytest.mark.slow
 def test_a_long_search_names_its_current_move_after_three_seconds(eng):
     """As Stockfish: `info depth D currmove M currmovenumber N` from the main thread each time it starts
     on a root move, once the search has run for 3 s; D is the iteration under way, M a legal move, N
@@ -168,6 +172,7 @@ def static_value(lines: list[str]) -> tuple[int, str]:
     return value, side
 
 
+@pytest.mark.slow
 def test_eval_explains_the_static_evaluation(eng):
     eng.send("position startpos moves h2e2")
     lines = eval_lines(eng)
@@ -205,6 +210,7 @@ def test_eval_explains_the_static_evaluation(eng):
     assert abs(terms.pop("total") - red) <= 3 and abs(sum(terms.values()) - red) <= 3, terms
 
 
+@pytest.mark.slow
 def test_flip_mirrors_the_position_and_swaps_the_colours(eng):
     fen = POSITIONS[1]
     eng.send(f"position fen {fen}")
@@ -226,6 +232,7 @@ def test_flip_mirrors_the_position_and_swaps_the_colours(eng):
     assert re.match(r"^bestmove [a-i]\d[a-i]\d", eng.read_until("bestmove", timeout=30)[-1])
 
 
+@pytest.mark.slow
 def test_eval_and_flip_refuse_arguments_and_the_engine_goes_on(eng):
     for line in ("eval now", "flip 2", "eval\x00"):
         eng.send(line)

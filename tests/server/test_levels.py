@@ -12,6 +12,8 @@ from engine.server.strength import ELO_MAX, ELO_MIN, LEVELS, elo_to_level
 from support.driver import EngineDriver
 from support.driver import start_cecp
 
+pytestmark = pytest.mark.slow
+
 BESTMOVE = re.compile(r"^bestmove ([a-i]\d[a-i]\d)( ponder [a-i]\d[a-i]\d)?$")
 INFO = re.compile(r"^info depth (\d+) .*multipv (\d+) .* nodes (\d+) .* time (\d+)")
 LEVEL = re.compile(r"^info string (?:UCI_Elo (\d+): )?strength level (\d+\.\d\d) ")

@@ -150,6 +150,7 @@ def test_the_table_offers_the_kernels_parameters_only_when_asked(monkeypatch):
     assert set_to == [("LmrBase", 3)]
 
 
+@pytest.mark.slow
 def test_the_engine_offers_the_kernels_parameters_under_jiangjun_tune(monkeypatch):
     """Through the engine process, as an SPSA tuner drives it: the search's parameters are spin options
     only under JIANGJUN_TUNE, a value out of range is refused, and a changed value changes the search."""

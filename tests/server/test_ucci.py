@@ -33,6 +33,7 @@ def bestmove_of(lines: list[str]) -> str:
     return match.group(1)
 
 
+@pytest.mark.slow
 def test_handshake_is_fast_and_lists_the_options_in_ucci_form():
     with EngineDriver() as eng:
         sent = eng.send("ucci")
@@ -52,6 +53,7 @@ def test_handshake_is_fast_and_lists_the_options_in_ucci_form():
         assert all(line == line.strip() for line in lines)
 
 
+@pytest.mark.slow
 def test_go_depth_output_has_bare_scores(eng):
     eng.send("position startpos moves h2e2")
     eng.send("go depth 4")
@@ -67,6 +69,7 @@ def test_go_depth_output_has_bare_scores(eng):
     assert bestmove_of(lines) in position.legal_moves()
 
 
+@pytest.mark.slow
 def test_mate_scores_are_integers_near_30000(eng):
     eng.send(f"position fen {MATE_IN_ONE_FEN}")
     eng.send("go depth 3")
@@ -76,6 +79,7 @@ def test_mate_scores_are_integers_near_30000(eng):
     assert int(last.group(2)) == 29999
 
 
+@pytest.mark.slow
 def test_go_time_is_in_seconds_by_default(eng):
     # 20 s on the clock: the engine thinks for a while (an optimum of some 440 ms, which the first move
     # of a game may use a few times over; the hard limit is about 3 s).
@@ -86,6 +90,7 @@ def test_go_time_is_in_seconds_by_default(eng):
     assert 0.15 < when - sent < 3.5
 
 
+@pytest.mark.slow
 def test_go_time_in_ms_after_usemillisec(eng):
     eng.send("setoption usemillisec true")
     sent = eng.send("go time 20 increment 0")      # 20 ms: answer at once
@@ -101,6 +106,7 @@ def test_go_time_in_ms_after_usemillisec(eng):
     assert when - sent < 0.5
 
 
+@pytest.mark.slow
 def test_banmoves_until_the_next_position(eng):
     eng.send(f"position fen {MATE_IN_ONE_FEN}")
     mates = mates_in_one(MATE_IN_ONE_FEN)
@@ -112,6 +118,7 @@ def test_banmoves_until_the_next_position(eng):
     assert bestmove_of(eng.read_until("bestmove", timeout=10)) in mates
 
 
+@pytest.mark.slow
 def test_banning_every_move_gives_nobestmove(eng):
     eng.send("position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
     position = Position("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
@@ -120,18 +127,21 @@ def test_banning_every_move_gives_nobestmove(eng):
     assert eng.read_until("nobestmove", timeout=5)[-1] == "nobestmove"
 
 
+@pytest.mark.slow
 def test_nobestmove_when_mated(eng):
     eng.send(f"position fen {MATED_FEN}")
     eng.send("go time 10 increment 0")
     assert eng.read_until("nobestmove", timeout=5)[-1] == "nobestmove"
 
 
+@pytest.mark.slow
 def test_depth_0_is_the_static_evaluation(eng):
     eng.send("go depth 0")
     lines = eng.read_until("nobestmove", timeout=5)
     assert re.match(r"^info depth 0 score -?\d+$", lines[-2])
 
 
+@pytest.mark.slow
 def test_draw_offers(eng):
     eng.send(f"position fen {LOST_FEN}")
     eng.send("go draw depth 3")
@@ -146,6 +156,7 @@ def test_draw_offers(eng):
     assert BESTMOVE.match(line)
 
 
+@pytest.mark.slow
 def test_ponder_and_ponderhit(eng):
     eng.send("setoption usemillisec true")
     eng.send("position startpos moves h2e2")
@@ -156,6 +167,7 @@ def test_ponder_and_ponderhit(eng):
     assert when - sent < 1.0
 
 
+@pytest.mark.slow
 def test_isready_during_search_and_stop(eng):
     eng.send("go infinite")
     time.sleep(0.2)
@@ -170,6 +182,7 @@ def test_isready_during_search_and_stop(eng):
     assert eng.ping() == []
 
 
+@pytest.mark.slow
 def test_idle_stop_is_silent(eng):
     eng.send("stop")
     assert eng.ping() == []
@@ -189,6 +202,7 @@ def test_pophash_lines(entry, line):
     assert format_pophash(entry) == line
 
 
+@pytest.mark.slow
 def test_probe_answers_from_the_transposition_table(eng):
     eng.send("probe startpos")
     assert eng.ping() == ["pophash"], "an empty table has no entry"
@@ -209,6 +223,7 @@ def test_probe_answers_from_the_transposition_table(eng):
     assert eng.ping() == ["pophash"]
 
 
+@pytest.mark.slow
 def test_probe_with_a_bad_position_says_why_and_keeps_the_position(eng):
     eng.send("position startpos moves h2e2")
     for bad in ("probe fen xyz", "probe startpos moves h2e2 h2e2", "probe", "probe moves h2e2"):
@@ -223,6 +238,7 @@ def test_probe_with_a_bad_position_says_why_and_keeps_the_position(eng):
     assert POPHASH.match(eng.ping()[0])
 
 
+@pytest.mark.slow
 def test_probe_reports_a_mate_as_ucci_scores_it(eng):
     eng.send("setoption usebook false")
     eng.send(f"position fen {MATE_IN_ONE_FEN}")
@@ -237,6 +253,7 @@ def test_probe_reports_a_mate_as_ucci_scores_it(eng):
     assert int(entry.group(4) or entry.group(7)) == mate, line
 
 
+@pytest.mark.slow
 def test_new_game_forms_and_options(eng):
     for line in ("setoption newgame", "ucinewgame", "uccinewgame", "setoption hashsize 32", "setoption hashsize 0",
                  "setoption threads 2", "setoption threads 0", "setoption ponder true", "setoption batch on",
@@ -251,6 +268,7 @@ def test_new_game_forms_and_options(eng):
     bestmove_of(eng.read_until("bestmove", timeout=10))
 
 
+@pytest.mark.slow
 def test_quit_says_bye_and_exits(eng):
     eng.send("go infinite")
     time.sleep(0.1)
@@ -261,6 +279,7 @@ def test_quit_says_bye_and_exits(eng):
     print(f"UCCI quit during search -> exit: {(time.monotonic() - sent) * 1000:.0f} ms")
 
 
+@pytest.mark.slow
 def test_league_style_dialogue():
     """What the UCCI league simulator sends (protocols.md 1.6), for a few moves."""
     with EngineDriver() as eng:

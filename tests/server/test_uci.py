@@ -36,6 +36,7 @@ def bestmove_of(lines: list[str]) -> str:
     return match.group(1)
 
 
+@pytest.mark.slow
 def test_handshake_is_fast_and_lists_the_options():
     with EngineDriver() as eng:
         sent = eng.send("uci")
@@ -54,6 +55,7 @@ def test_handshake_is_fast_and_lists_the_options():
         assert all(line == line.strip() for line in lines), "no trailing spaces"
 
 
+@pytest.mark.slow
 def test_go_depth_prints_info_lines_and_a_legal_bestmove(eng):
     eng.send("position startpos moves h2e2 h9g7")
     eng.send("go depth 4")
@@ -69,6 +71,7 @@ def test_go_depth_prints_info_lines_and_a_legal_bestmove(eng):
     assert pv[0] == bestmove_of(lines)
 
 
+@pytest.mark.slow
 def test_isready_during_search_then_stop_gives_exactly_one_bestmove(eng):
     eng.send("position startpos")
     eng.send("go infinite")
@@ -88,6 +91,7 @@ def test_isready_during_search_then_stop_gives_exactly_one_bestmove(eng):
     assert not any(line.startswith("bestmove") for line in later + eng.collect(0.2))
 
 
+@pytest.mark.slow
 def test_ponder_holds_the_bestmove_until_ponderhit(eng):
     eng.send("position startpos moves h2e2")
     eng.send("go ponder wtime 2000 btime 2000")
@@ -99,6 +103,7 @@ def test_ponder_holds_the_bestmove_until_ponderhit(eng):
     assert when - sent < 1.5
 
 
+@pytest.mark.slow
 def test_ponderhit_with_time_left_keeps_searching(eng):
     # 20 s: soft limit about 370 ms, hard about 1.1 s (engine.server.timeman); 200 ms were spent pondering.
     eng.send("go ponder wtime 20000 btime 20000")
@@ -110,6 +115,7 @@ def test_ponderhit_with_time_left_keeps_searching(eng):
     assert 0.05 < when - sent < 2.0
 
 
+@pytest.mark.slow
 def test_stop_and_ponderhit_straight_after_go(eng):
     # Before the search has started: neither may be lost.
     for _ in range(5):
@@ -124,6 +130,7 @@ def test_stop_and_ponderhit_straight_after_go(eng):
     assert not any(line.startswith("bestmove") for line in eng.ping())
 
 
+@pytest.mark.slow
 def test_one_bestmove_per_go_in_rapid_fire(eng):
     """Commands sent without waiting: a `go` during a search stops it first; each `go` is answered once."""
     forms = ["go infinite\nstop", "go ponder wtime 1000 btime 1000\nponderhit", "go depth 1", "go nodes 1",
@@ -137,6 +144,7 @@ def test_one_bestmove_per_go_in_rapid_fire(eng):
     assert not any(line.startswith("bestmove") for line in eng.ping() + eng.collect(0.2))
 
 
+@pytest.mark.slow
 def test_ponder_then_stop_reports_once(eng):
     eng.send("position startpos")
     eng.send("go ponder depth 2")   # finishes at once, but must wait for stop/ponderhit
@@ -146,6 +154,7 @@ def test_ponder_then_stop_reports_once(eng):
     assert not any(line.startswith("bestmove") for line in eng.ping() + eng.collect(0.1))
 
 
+@pytest.mark.slow
 def test_new_position_and_go_straight_after_bestmove(eng):
     position = Position()
     for _ in range(6):
@@ -157,6 +166,7 @@ def test_new_position_and_go_straight_after_bestmove(eng):
     assert not any(line.startswith("bestmove") for line in eng.ping())
 
 
+@pytest.mark.slow
 def test_quit_during_search_exits_promptly():
     with EngineDriver() as eng:
         eng.handshake("uci")
@@ -170,6 +180,7 @@ def test_quit_during_search_exits_promptly():
         assert b"Traceback" not in eng.proc.stderr.read()
 
 
+@pytest.mark.slow
 def test_end_of_input_during_search_exits_cleanly():
     with EngineDriver() as eng:
         eng.handshake("uci")
@@ -179,6 +190,7 @@ def test_end_of_input_during_search_exits_cleanly():
         assert b"Traceback" not in eng.stderr
 
 
+@pytest.mark.slow
 def test_go_nodes(eng):
     eng.send("go nodes 20000")
     lines = eng.read_until("bestmove", timeout=10)
@@ -187,6 +199,7 @@ def test_go_nodes(eng):
     bestmove_of(lines)
 
 
+@pytest.mark.slow
 def test_go_movetime(eng):
     eng.send("setoption name OwnBook value false")     # the time is the search's
     sent = eng.send("go movetime 300")
@@ -196,6 +209,7 @@ def test_go_movetime(eng):
     assert 0.2 < when - sent < 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("turn_moves, own, opp", [("", "wtime", "btime"), ("h2e2", "btime", "wtime")])
 def test_go_clock_uses_the_side_to_moves_time(eng, turn_moves, own, opp):
     eng.send(f"position startpos moves {turn_moves}".strip())
@@ -209,12 +223,14 @@ def test_go_clock_uses_the_side_to_moves_time(eng, turn_moves, own, opp):
     assert BESTMOVE.match(line) and when - sent < 1.5
 
 
+@pytest.mark.slow
 def test_go_with_a_negative_clock_answers_at_once(eng):
     sent = eng.send("go wtime -50 btime 1000")
     _, when = eng.expect("bestmove", timeout=2)
     assert when - sent < 0.5
 
 
+@pytest.mark.slow
 def test_go_mate_finds_the_mate(eng):
     eng.send(f"position fen {MATE_IN_ONE_FEN}")
     eng.send("go mate 2")
@@ -223,12 +239,14 @@ def test_go_mate_finds_the_mate(eng):
     assert " score mate 1 " in [line for line in lines if line.startswith("info depth")][-1]
 
 
+@pytest.mark.slow
 def test_searchmoves_restricts_the_root(eng):
     eng.send("position startpos")
     eng.send("go depth 4 searchmoves a0a1 i3i4")
     assert bestmove_of(eng.read_until("bestmove", timeout=10)) in ("a0a1", "i3i4")
 
 
+@pytest.mark.slow
 def test_multipv_lines(eng):
     eng.send("setoption name MultiPV value 3")
     eng.send("go depth 3")
@@ -239,12 +257,14 @@ def test_multipv_lines(eng):
     assert len(set(firsts)) == 3 and bestmove_of(lines) == firsts[0]
 
 
+@pytest.mark.slow
 def test_two_threads_search(eng):
     eng.send("setoption name Threads value 2")
     eng.send("go depth 6")
     bestmove_of(eng.read_until("bestmove", timeout=20))
 
 
+@pytest.mark.slow
 def test_go_perft_1_lists_the_legal_moves(eng):
     eng.send("position startpos moves h2e2")
     eng.send("go perft 1")
@@ -256,12 +276,14 @@ def test_go_perft_1_lists_the_legal_moves(eng):
     assert lines[-1] == f"Nodes searched: {len(position.legal_moves())}"
 
 
+@pytest.mark.slow
 def test_go_perft_3_total(eng):
     eng.send("go perft 3")
     lines = eng.read_until(lambda line: line.startswith("Nodes searched"), timeout=10)
     assert lines[-1] == "Nodes searched: 79666"
 
 
+@pytest.mark.slow
 def test_d_shows_the_board_and_fen(eng):
     eng.send("position startpos moves h2e2 h9g7")
     eng.send("d")
@@ -273,6 +295,7 @@ def test_d_shows_the_board_and_fen(eng):
     assert any(line.startswith("9 r n b a k a b . r") for line in lines)
 
 
+@pytest.mark.slow
 def test_no_legal_move(eng):
     eng.send(f"position fen {MATED_FEN}")
     eng.send("go depth 5")
@@ -280,6 +303,7 @@ def test_no_legal_move(eng):
     assert lines[-2:] == ["info depth 0 score mate 0", "bestmove (none)"]
 
 
+@pytest.mark.slow
 def test_no_legal_move_under_infinite_waits_for_stop(eng):
     eng.send(f"position fen {MATED_FEN}")
     eng.send("go infinite")
@@ -288,6 +312,7 @@ def test_no_legal_move_under_infinite_waits_for_stop(eng):
     assert eng.read_until("bestmove", timeout=2)[-1] == "bestmove (none)"
 
 
+@pytest.mark.slow
 def test_repetition_history_from_the_moves_list(eng):
     # Black chases the cannon with its elephant; a third g5e7 would lose by perpetual chase (AXF rules).
     # Without the history g5e7 is the engine's choice; with it the engine must play something else.
@@ -307,12 +332,14 @@ def test_repetition_history_from_the_moves_list(eng):
     assert with_history != "g5e7"
 
 
+@pytest.mark.slow
 def test_new_game_commands_are_accepted_in_uci(eng):
     for line in ("ucinewgame", "uccinewgame", "setoption newgame", "setoption name Clear Hash"):
         eng.send(line)
     assert eng.ping() == []
 
 
+@pytest.mark.slow
 def test_setoption_values_are_applied(eng):
     for line in ("setoption name Hash value 32", "setoption name hash value 8", "setoption name Ponder value true",
                  "setoption name Move Overhead value 50", "setoption name UCI_Variant value xiangqi"):
@@ -320,6 +347,7 @@ def test_setoption_values_are_applied(eng):
     assert eng.ping() == []
 
 
+@pytest.mark.slow
 class TestCyclone:
     """No handshake: a bare `position`, `fen` or `startpos` line first (UCI-cyclone style)."""
 
@@ -351,6 +379,7 @@ class TestCyclone:
             assert lines[0].startswith("info depth 1 ")
 
 
+@pytest.mark.slow
 def test_a_terminal_gets_a_help_line():
     pty = pytest.importorskip("pty")
     env = dict(os.environ)

@@ -9,8 +9,9 @@ import pytest
 
 from support import xboard_run
 
-pytestmark = pytest.mark.skipif(not xboard_run.available(),
-                                reason="needs xboard, xvfb-run and /usr/games/fairy-stockfish")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not xboard_run.available(),
+                                 reason="needs xboard, xvfb-run and /usr/games/fairy-stockfish")]
 
 #: How XBoard words the endings it adjudicates, and how the engines word their claims (ours:
 #: engine.server.cecp_codec.format_result; Fairy-Stockfish: "White wins", "Black wins", "Draw"...).

@@ -53,6 +53,7 @@ def test_state_file_round_trip_and_apply(tmp_path):
         spsa.apply_defaults({"no_such_parameter": 1}, params)
 
 
+@pytest.mark.slow
 def test_a_short_run_plays_game_pairs_with_perturbed_engines(tmp_path):
     path = tmp_path / "spsa.json"
     assert spsa.main(["run", "--state", str(path), "--params", "rfp_margin", "futility_margin",
@@ -65,6 +66,7 @@ def test_a_short_run_plays_game_pairs_with_perturbed_engines(tmp_path):
     assert spsa.main(["show", "--state", str(path)]) == 0
 
 
+@pytest.mark.slow
 def test_a_run_whose_engine_cannot_start_stops_and_counts_nothing(tmp_path):
     # Pairs that were not played must neither count as results nor use up the schedule.
     path = tmp_path / "spsa.json"

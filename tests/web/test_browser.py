@@ -17,6 +17,8 @@ import pytest
 
 from support import DATA, FAKES, engine_env
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("starlette", reason="starlette (the [web] extra) is not installed")
 pytest.importorskip("uvicorn", reason="uvicorn (the [web] extra) is not installed")
 pytest.importorskip("websockets", reason="websockets (uvicorn's WebSocket support, the [web] extra) is not installed")
