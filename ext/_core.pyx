@@ -8,7 +8,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 # One file per concept. The C-level code of each comes after the files it uses; the Python-visible
-# classes (api.pxi, searcher.pxi) come last.
+# classes (api.pxi, searcher.pxi) come last, and the test API after them.
 include "types.pxi"
 include "tables.pxi"
 include "board.pxi"
@@ -25,6 +25,7 @@ include "correction.pxi"
 include "search.pxi"
 include "api.pxi"
 include "searcher.pxi"
+include "testing.pxi"      # the test API (`testing`), apart from the files the engine runs
 
 init_tables()
 set_eval_weights(DEFAULT_EVAL_WEIGHTS)

@@ -87,19 +87,6 @@ cdef class Board:
         """The incrementally maintained Zobrist key."""
         return self.pos.hist[self.pos.ply].key
 
-    def computed_key(self):
-        """The Zobrist key recomputed from scratch (for tests)."""
-        return compute_key(self.pos)
-
-    def structure_key(self):
-        """The incrementally maintained key of the generals, advisors, elephants and pawns (the correction
-        history's; for tests)."""
-        return self.pos.hist[self.pos.ply].structure_key
-
-    def computed_structure_key(self):
-        """The structure key recomputed from scratch (for tests)."""
-        return compute_structure_key(self.pos)
-
     def piece_at(self, int file, int rank):
         """(side, type) of the piece on a square, or None."""
         cdef int piece = self.pos.board[square_of(file, rank)]
@@ -184,27 +171,6 @@ cdef class Board:
             unmake_move(self.pos)
             result[move_to_iccs(ml.moves[i])] = nodes
         return result
-
-    def exchange_value(self, str move):
-        """The static exchange evaluation of a legal move (movepick.see): the material it wins, in
-        SEE_VALUE units (a soldier 100, a chariot 1000), when both sides keep capturing on its
-        destination with their least valuable piece."""
-        if not self.is_legal(move):
-            raise ValueError("illegal move")
-        return see(self.pos, iccs_to_move(move))
-
-    def chased_by(self, str move):
-        """The squares of the opponent's pieces that a legal move newly chases (repetition rules)."""
-        if not self.is_legal(move):
-            raise ValueError("illegal move")
-        cdef uint32_t mask = chased_by_move(self.pos, iccs_to_move(move))
-        unmake_move(self.pos)
-        squares = []
-        for piece in range(16, 48):
-            if mask & piece_bit(piece):
-                sq = self.pos.square[piece]
-                squares.append("%c%d" % (97 + file_of(sq), rank_of(sq)))
-        return squares
 
     def verdict(self):
         """(reason, winner): reason is None or a rules verdict name; winner 0 (Red), 1 (Black) or None."""

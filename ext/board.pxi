@@ -28,7 +28,7 @@ cdef int add_piece(Pos* p, int side, int ptype, int sq) noexcept nogil:
     return 0
 
 
-cdef bint IN_STRUCTURE[7]           # the piece types of State.structure_key
+cdef bint IN_STRUCTURE[PIECE_TYPES]           # the piece types of State.structure_key
 IN_STRUCTURE[:] = [True, True, True, False, False, False, True]
 
 

@@ -33,12 +33,12 @@ cdef enum:
     # one per square of a half board folded at the central file: 10 ranks counted from the side's own
     # back rank, 5 files (a..e; f..i mirror d..a).
     PST_SQUARES = 50
-    N_WEIGHTS = N_SCALAR_WEIGHTS + 7 * 2 * PST_SQUARES
+    N_WEIGHTS = N_SCALAR_WEIGHTS + PIECE_TYPES * 2 * PST_SQUARES
     FULL_PHASE = 12           # chariots, horses and cannons at the start: the middlegame weight is phase / 12
 
 cdef int EVAL_WEIGHTS[N_WEIGHTS]
-cdef int PST_MG[7][2][BOARD_SIZE]    # [type][side][square], from the weights by init_eval
-cdef int PST_EG[7][2][BOARD_SIZE]
+cdef int PST_MG[PIECE_TYPES][2][BOARD_SIZE]    # [type][side][square], from the weights by init_eval
+cdef int PST_EG[PIECE_TYPES][2][BOARD_SIZE]
 
 include "eval_weights.pxi"
 
@@ -60,7 +60,7 @@ cdef inline int pst_weight_index(int ptype, int phase, int side, int sq) noexcep
 cdef void init_eval() noexcept nogil:
     """Spread the piece-square weights over both sides' squares."""
     cdef int side, sq, t
-    for t in range(7):
+    for t in range(PIECE_TYPES):
         for side in range(2):
             for sq in range(BOARD_SIZE):
                 if IN_BOARD[sq]:

@@ -18,10 +18,6 @@ cdef enum:
 
 
 cdef enum:
-    PIECE_KINDS = 14                     # zobrist indices: a piece type of a side
-    PIECE_TYPES = 7
-    BOARD_FILES = 9
-    BOARD_POINTS = 90
     NO_CONTINUATION = -1                 # a continuation key for "no move" (a null move, before the root)
     CONTINUATION_KEYS = PIECE_KINDS * BOARD_POINTS   # a piece (zobrist index) and a destination point
     SEE_GENERAL = 10000                  # the general's exchange value: never the least valuable attacker

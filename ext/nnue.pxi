@@ -160,7 +160,7 @@ cdef extern from *:
     void jj_dot4(const int16_t* a, const int16_t* w, int h, int32_t* out) noexcept nogil
 
 cdef enum:
-    N_FEATURES = 1260          # (2 * 7) * 90: version 1's inputs, and one king bucket's of version 2
+    N_FEATURES = PIECE_KINDS * BOARD_POINTS   # 1260: version 1's inputs, and one king bucket's of version 2
     N_KING_BUCKETS = 6         # version 2: the own general's d/e file (after the mirror) x 3 palace ranks
     N_VIEWS = 2 * N_KING_BUCKETS   # bucket * 2 + mirror (9 of the 12 occur: a palace point each)
     NNUE_MAX_HIDDEN = 2048
@@ -217,7 +217,7 @@ cdef int FEATURE_BASE[2][48]
 cdef int FEATURE_SQUARE[2][2][BOARD_SIZE]
 cdef int KING_VIEW[2][BOARD_SIZE]
 # The file's type numbers (FEN order K, A, B, N, R, C, P) of the kernel's types.
-cdef int FILE_PIECE_TYPE[7]
+cdef int FILE_PIECE_TYPE[PIECE_TYPES]
 FILE_PIECE_TYPE[KING] = 0
 FILE_PIECE_TYPE[ADVISOR] = 1
 FILE_PIECE_TYPE[ELEPHANT] = 2
@@ -234,14 +234,14 @@ cdef void init_nnue() noexcept nogil:
         for piece in range(48):
             FEATURE_BASE[persp][piece] = 0
             if PIECE_TYPE[piece] != NO_TYPE:
-                FEATURE_BASE[persp][piece] = ((0 if piece_side(piece) == persp else 1) * 7
-                                              + FILE_PIECE_TYPE[PIECE_TYPE[piece]]) * 90
+                FEATURE_BASE[persp][piece] = ((0 if piece_side(piece) == persp else 1) * PIECE_TYPES
+                                              + FILE_PIECE_TYPE[PIECE_TYPE[piece]]) * BOARD_POINTS
         for sq in range(BOARD_SIZE):
             FEATURE_SQUARE[persp][0][sq] = FEATURE_SQUARE[persp][1][sq] = KING_VIEW[persp][sq] = 0
             if IN_BOARD[sq]:
                 rank = rank_of(sq) if persp == RED else 9 - rank_of(sq)
-                FEATURE_SQUARE[persp][0][sq] = rank * 9 + file_of(sq)
-                FEATURE_SQUARE[persp][1][sq] = rank * 9 + 8 - file_of(sq)
+                FEATURE_SQUARE[persp][0][sq] = rank * BOARD_FILES + file_of(sq)
+                FEATURE_SQUARE[persp][1][sq] = rank * BOARD_FILES + BOARD_FILES - 1 - file_of(sq)
                 file = file_of(sq)
                 if 3 <= file <= 5 and rank <= 2:
                     # The e-file is its own mirror image: never mirrored (engine/netfile.py, version 2).
@@ -637,22 +637,6 @@ cdef int evaluate_with(_NetworkArrays network, Pos* p, bint clamp) except? -1:
     cdef int value = nnue_evaluate_from_scratch(&network.net, p, scratch)
     free(scratch)
     return clamp_to_eval_range(value) if clamp else value
-
-
-def nnue_features(Board board, int version=1):
-    """The active input indices of the board's position for a network of JJNN `version` (1 or 2):
-    (Red's perspective, Black's), each a sorted list."""
-    cdef int persp, piece, view
-    cdef NnueNetwork kind
-    if version not in (1, 2):
-        raise ValueError(f"JJNN version {version} is not supported (1 or 2)")
-    kind.king_buckets = version == 2
-    result = []
-    for persp in range(2):
-        view = perspective_view(&kind, board.pos, persp)
-        result.append(sorted([feature_of(persp, view, piece, board.pos.square[piece])
-                              for piece in range(16, 48) if board.pos.square[piece]]))
-    return tuple(result)
 
 
 def nnue_evaluate(Board board):

@@ -247,11 +247,6 @@ def reset_search_parameters():
     derive_search_tables()
 
 
-def _lmr_table():
-    """Test hook: the late move reduction table, LMR_TABLE[depth][move number] (search.pxi)."""
-    return [[LMR_TABLE[d][m] for m in range(LMR_SIZE)] for d in range(LMR_SIZE)]
-
-
 cdef void derive_search_tables() noexcept nogil:
     """Recompute what is derived from the parameters: the reduction table and the exchange values."""
     init_reduction_table()

@@ -8,10 +8,6 @@ import threading as _threading
 #: The mate score: a side mated `p` plies from the root scores -(MATE - p). engine.score builds on it.
 MATE = VALUE_MATE
 
-cdef enum:
-    DEFAULT_HASH_MB = 16
-
-
 cdef Worker* new_worker(Shared* shared) except NULL:
     cdef Worker* w = <Worker*>malloc(sizeof(Worker))
     if w == NULL:
@@ -102,7 +98,9 @@ cdef class SearchReport:
 
 
 cdef class Searcher:
-    """Searches a Board. Thread-safe controls: stop(), set_deadlines(); everything else from one thread."""
+    """Searches a Board with a table of hash_mb MB (the engine's default size is the Hash option's,
+    engine.server.options) and `threads` threads. Thread-safe controls: stop(), set_deadlines();
+    everything else from one thread."""
     cdef Shared shared
     cdef Worker* main
     cdef Worker** helpers
@@ -110,7 +108,7 @@ cdef class Searcher:
     cdef int _threads
     cdef bint _use_nnue
 
-    def __cinit__(self, int hash_mb=DEFAULT_HASH_MB, int threads=1):
+    def __cinit__(self, int hash_mb, int threads=1):
         self.shared.tt.entries = NULL
         self.main = new_worker(&self.shared)
         self.main.is_main = True
@@ -189,11 +187,6 @@ cdef class Searcher:
     def set_deadlines(self, int soft_ms, int hard_ms):
         """Re-arm the time limits, counted from now (0: none). Used on ponderhit."""
         self._arm_deadlines(now_ns(), soft_ms, hard_ms)
-
-    def nnue_refreshes(self):
-        """The accumulators the main search thread has computed afresh after an own general's move (a
-        version 2 network's refreshes) since the Searcher was made: for measuring what they cost."""
-        return self.main.acc.refreshes
 
     def evaluate(self, Board board):
         """The static evaluation the search would use (the network's or the hand-crafted one), side to
@@ -494,70 +487,3 @@ cdef class Searcher:
         bound = "exact" if entry.bound == BOUND_EXACT else "lower" if entry.bound == BOUND_LOWER else "upper"
         return move, bound, score_from_tt(entry.score, 0), entry.depth
 
-
-def nnue_check_incremental(Board board, actions, bint with_refreshes=False):
-    """Test hook: walk from the board's position as a search does, with a search worker's accumulator
-    stack, and check the lazily updated accumulators against ones computed from scratch.
-
-    actions: ICCS moves (made as the search makes them), "null" (a null move), "undo" (take back the last
-    move or null move) and "eval" (evaluate the current node). Returns one bool per "eval": whether both
-    perspectives' accumulators equal a refresh; with `with_refreshes`, (that list, the number of
-    accumulators the walk computed afresh after an own general's move: version 2 networks). Raises RuntimeError without a network (set_network),
-    ValueError for an illegal move, an undo at the start, or a walk deeper than the search goes.
-    """
-    cdef _NetworkArrays network = loaded_network
-    if network is None:
-        raise RuntimeError("no network is loaded (set_network)")
-    cdef Shared shared
-    cdef MoveList ml
-    cdef int ply = 0, persp, code, i
-    cdef int16_t* scratch = NULL
-    memset(&shared, 0, sizeof(Shared))
-    cdef Worker* w = new_worker(&shared)
-    made = []            # True for a null move, per ply
-    results = []
-    try:
-        copy_position(&w.pos, board.pos)
-        w.root_ply = w.pos.ply
-        prepare_evaluation(w, network)
-        scratch = <int16_t*>aligned_alloc_or_null(sizeof(int16_t) * network.net.hidden)
-        if scratch == NULL:
-            raise MemoryError()
-        for action in actions:
-            if action == "eval":
-                evaluate_node(w, ply)
-                equal = True
-                for persp in range(2):
-                    refresh_accumulator(&w.net, &w.pos, persp, scratch)
-                    if memcmp(scratch, stack_entry(&w.acc, ply, persp), sizeof(int16_t) * w.net.hidden) != 0:
-                        equal = False
-                results.append(equal)
-            elif action == "undo":
-                if ply == 0:
-                    raise ValueError("undo: no move to take back")
-                if made.pop():
-                    unmake_null_move(&w.pos)
-                else:
-                    unmake_move(&w.pos)
-                ply -= 1
-            else:
-                if ply + 1 > MAX_PLY:
-                    raise ValueError(f"the walk goes deeper than {MAX_PLY} plies")
-                if action == "null":
-                    note_null_move(&w.acc, ply + 1)
-                    make_null_move(&w.pos)
-                else:
-                    code = iccs_to_move(action)
-                    gen_legal(&w.pos, &ml)
-                    if code == 0 or not any(ml.moves[i] == code for i in range(ml.count)):
-                        raise ValueError(f"{action!r} is not a legal move here")
-                    note_move(&w.acc, ply + 1, &w.pos, code)
-                    make_move(&w.pos, code)
-                    update_rule_state(&w.pos)
-                made.append(action == "null")
-                ply += 1
-        refreshes = w.acc.refreshes
-    finally:
-        free(scratch)
-        free_worker(w)
-    return (results, refreshes) if with_refreshes else results

@@ -4,7 +4,7 @@ cdef uint8_t IN_BOARD[BOARD_SIZE]
 cdef uint8_t IN_PALACE[BOARD_SIZE]      # either palace; a general or advisor can never reach the other one
 cdef uint8_t OWN_HALF[2][BOARD_SIZE]    # OWN_HALF[side][sq]: sq lies on side's half of the river
 cdef uint8_t PIECE_TYPE[48]             # type of each piece id, NO_TYPE for ids that are not pieces
-cdef uint64_t ZOBRIST[14][BOARD_SIZE]   # [type + 7 * side][square]
+cdef uint64_t ZOBRIST[PIECE_KINDS][BOARD_SIZE]   # [zobrist_index(piece)][square]
 cdef uint64_t ZOBRIST_SIDE              # xored in when Black is to move
 cdef int HORSE_LEG[512]                 # [to - from + 256]: offset of the leg of a horse jump, 0 if none
 
@@ -20,8 +20,8 @@ DIAGONAL_DX[:] = [1, -1, 1, -1]
 DIAGONAL_DY[:] = [16, 16, -16, -16]
 
 # Slot layout of one side's 16 ids.
-cdef int SLOT_FIRST[7]
-cdef int SLOT_COUNT[7]
+cdef int SLOT_FIRST[PIECE_TYPES]
+cdef int SLOT_COUNT[PIECE_TYPES]
 SLOT_FIRST[:] = [0, 1, 3, 5, 7, 9, 11]
 SLOT_COUNT[:] = [1, 2, 2, 2, 2, 2, 5]
 
@@ -41,7 +41,7 @@ cdef inline int piece_side(int piece) noexcept nogil:
 
 
 cdef inline int zobrist_index(int piece) noexcept nogil:
-    return PIECE_TYPE[piece] + 7 * piece_side(piece)
+    return PIECE_TYPE[piece] + PIECE_TYPES * piece_side(piece)
 
 
 cdef void init_tables() noexcept nogil:
@@ -52,8 +52,8 @@ cdef void init_tables() noexcept nogil:
         IN_PALACE[sq] = 0
         OWN_HALF[RED][sq] = 0
         OWN_HALF[BLACK][sq] = 0
-    for rank in range(10):
-        for file in range(9):
+    for rank in range(BOARD_RANKS):
+        for file in range(BOARD_FILES):
             sq = square_of(file, rank)
             IN_BOARD[sq] = 1
             IN_PALACE[sq] = 3 <= file <= 5 and (rank <= 2 or rank >= 7)
@@ -61,7 +61,7 @@ cdef void init_tables() noexcept nogil:
             OWN_HALF[BLACK][sq] = rank >= 5
     for i in range(48):
         PIECE_TYPE[i] = NO_TYPE
-    for t in range(7):
+    for t in range(PIECE_TYPES):
         for slot in range(SLOT_FIRST[t], SLOT_FIRST[t] + SLOT_COUNT[t]):
             PIECE_TYPE[16 + slot] = t
             PIECE_TYPE[32 + slot] = t
@@ -72,7 +72,7 @@ cdef void init_tables() noexcept nogil:
     HORSE_LEG[256 - 33] = HORSE_LEG[256 - 31] = -16
     HORSE_LEG[256 + 18] = HORSE_LEG[256 - 14] = 1
     HORSE_LEG[256 - 18] = HORSE_LEG[256 + 14] = -1
-    for i in range(14):
+    for i in range(PIECE_KINDS):
         for sq in range(BOARD_SIZE):
             ZOBRIST[i][sq] = splitmix64(&seed)
     global ZOBRIST_SIDE

@@ -22,6 +22,13 @@ cdef enum:
     PAWN = 6
     NO_TYPE = 7
 
+    # Sizes of the board and of the piece sets, for tables indexed by them.
+    PIECE_TYPES = NO_TYPE    # KING..PAWN
+    PIECE_KINDS = 2 * PIECE_TYPES    # a type of one side: type + PIECE_TYPES * side (zobrist_index)
+    BOARD_FILES = 9
+    BOARD_RANKS = 10
+    BOARD_POINTS = BOARD_FILES * BOARD_RANKS
+
     # Sides.
     RED = 0
     BLACK = 1

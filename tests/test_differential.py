@@ -42,7 +42,7 @@ from typing import Optional
 
 import pytest
 
-from engine import START_FEN, InvalidFenError, Position
+from engine import START_FEN, InvalidFenError, Position, _core
 from engine.client import EngineConfig, EngineProcess
 from support import DATA, SHARED
 
@@ -606,7 +606,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
     for fen in fens:
         position = Position(fen)
         keys = [position.key]
-        assert position.key == position.kernel_board.computed_key(), fen
+        assert position.key == _core.testing.computed_key(position.kernel_board), fen
         for _ in range(500):
             moves = position.legal_moves()
             if moves and (len(keys) == 1 or rng.random() < 0.7):
@@ -618,9 +618,9 @@ def test_zobrist_incremental_matches_scratch() -> None:
                 assert position.key == keys[-1], f"pop did not restore the key in {position.fen()}"
             else:
                 break
-            assert position.key == position.kernel_board.computed_key(), f"{position.fen()} after {position.move_stack}"
+            assert position.key == _core.testing.computed_key(position.kernel_board), f"{position.fen()} after {position.move_stack}"
             kernel = position.kernel_board
-            assert kernel.structure_key() == kernel.computed_structure_key(), f"{position.fen()} after {position.move_stack}"
+            assert _core.testing.structure_key(kernel) == _core.testing.computed_structure_key(kernel), f"{position.fen()} after {position.move_stack}"
             checked += 1
             if rng.random() < 0.1:
                 assert position.key == Position(position.fen()).key, f"{position.fen()} after {position.move_stack}"
@@ -628,7 +628,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
         while len(keys) > 1:
             position.pop()
             keys.pop()
-            assert position.key == keys[-1] == position.kernel_board.computed_key()
+            assert position.key == keys[-1] == _core.testing.computed_key(position.kernel_board)
         assert position.fen() == Position(fen).fen()
     assert checked >= 10_000, checked
 

@@ -11,7 +11,7 @@ How the cycles are made (fixed seed, all with our own rules library; pyffish onl
   and FSF's (which, for the side completing the repetition, also holds the move that led into the first
   occurrence) agree: FSF does not intersect the chased set of the setup entry;
 * a non-capturing move A of the side to move, usually one that chases something
-  (``_board.chased_by(A)`` not empty); a non-capturing reply B, often a move of the chased piece (it
+  (``_core.testing.chased_by(board, A)`` not empty); a non-capturing reply B, often a move of the chased piece (it
   flees, so that A reversed may chase it again), sometimes a move that chases back; then A reversed and
   B reversed. The 4-ply cycle is played twice, so the setup position occurs for the third time at ply 8.
   A candidate is skipped when a step is illegal or a capture.
@@ -39,7 +39,7 @@ import pytest
 if __name__ == "__main__":  # run as a script (stats and timing): use this checkout's engine
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 
-from engine import START_FEN, InvalidFenError, Position
+from engine import START_FEN, InvalidFenError, Position, _core
 from engine.fen import REACHABLE, format_board
 
 try:
@@ -184,17 +184,17 @@ def choose_cycle(rng: random.Random, position: Position) -> Optional[list[str]]:
     quiet = quiet_moves(position)
     if not quiet:
         return None
-    chasing = [m for m in quiet if position.kernel_board.chased_by(m)]
+    chasing = [m for m in quiet if _core.testing.chased_by(position.kernel_board, m)]
     rng.shuffle(chasing)
     firsts = chasing[:3] if chasing and rng.random() < 0.85 else [rng.choice(quiet)]
     candidates = []
     for first in firsts:
-        victims = set(position.kernel_board.chased_by(first))
+        victims = set(_core.testing.chased_by(position.kernel_board, first))
         position.push(first)
         try:
             replies = quiet_moves(position)
             fleeing = [m for m in replies if m[:2] in victims]
-            chasing_back = [m for m in replies if position.kernel_board.chased_by(m)]
+            chasing_back = [m for m in replies if _core.testing.chased_by(position.kernel_board, m)]
         finally:
             position.pop()
         roll = rng.random()
@@ -223,7 +223,7 @@ def chases_again(position: Position, cycle: list[str]) -> bool:
     position.push(cycle[0])
     position.push(cycle[1])
     try:
-        return bool(position.kernel_board.chased_by(cycle[2]))
+        return bool(_core.testing.chased_by(position.kernel_board, cycle[2]))
     finally:
         position.pop()
         position.pop()

@@ -48,7 +48,8 @@ Summary = Callable[["Engine"], str]
 TUNE_VARIABLE = "JIANGJUN_TUNE"
 #: `cecp` of a row offered to XBoard as `feature option="NAME -TYPE ..."` (under its UCI name).
 FEATURE = "feature"
-#: The hash table size when none is asked for (UCCI `hashsize 0` too).
+#: The hash table size when none is asked for (UCCI `hashsize 0` too). Its one home: the kernel's
+#: Searcher takes its size from its caller, the facade from this table.
 DEFAULT_HASH_MB = 16
 #: The most search threads offered.
 MAX_THREADS = 256

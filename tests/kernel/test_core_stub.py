@@ -134,8 +134,11 @@ def _all_defaults(scope: StubScope) -> bool:
     return scope.init is not None and all(has_default for _, has_default in _stub_parameters(scope.init)[1:])
 
 
-# Constructors whose parameters all have defaults are called with them; SearchReport has its own test.
-BUILT_FROM_DEFAULTS = sorted(name for name, scope in CLASSES.items() if _all_defaults(scope))
+#: Values for the constructor parameters the stub gives no default.
+REQUIRED_ARGUMENTS = {"Searcher": {"hash_mb": 1}}
+# Constructors are called with the stub's defaults (and REQUIRED_ARGUMENTS); SearchReport has its own test.
+BUILT_FROM_DEFAULTS = sorted(name for name, scope in CLASSES.items()
+                             if _all_defaults(scope) or name in REQUIRED_ARGUMENTS)
 
 
 def test_every_stub_constructor_is_checked():
@@ -147,7 +150,10 @@ def test_every_stub_constructor_is_checked():
 def test_constructors_accept_the_stub_defaults_by_name(class_name):
     init = CLASSES[class_name].init
     names = [name for name, _ in _stub_parameters(init)[1:]]
-    kwargs = {name: ast.literal_eval(value) for name, value in zip(names, init.args.defaults)}
+    defaulted = names[len(names) - len(init.args.defaults):]
+    kwargs = {name: ast.literal_eval(value) for name, value in zip(defaulted, init.args.defaults)}
+    kwargs.update(REQUIRED_ARGUMENTS.get(class_name, {}))
+    assert sorted(kwargs) == sorted(names), "a constructor parameter without a value to call it with"
     getattr(_core, class_name)(**kwargs)
 
 

@@ -1,8 +1,8 @@
-"""The static exchange evaluation (ext/movepick.pxi `see`), through Board.exchange_value: the material a
+"""The static exchange evaluation (ext/movepick.pxi `see`), through the test API's exchange_value: the material a
 move wins when both sides keep capturing on its destination with their least valuable piece."""
 import pytest
 
-from engine import Position
+from engine import Position, _core
 
 # Values: soldier 100, advisor 200, elephant 200, horse 450, cannon 450, chariot 1000.
 CASES = [
@@ -30,9 +30,9 @@ CASES = [
 
 @pytest.mark.parametrize("fen, move, value", CASES)
 def test_exchange_value(fen, move, value):
-    assert Position(fen).kernel_board.exchange_value(move) == value
+    assert _core.testing.exchange_value(Position(fen).kernel_board, move) == value
 
 
 def test_illegal_move_is_refused():
     with pytest.raises(ValueError):
-        Position().kernel_board.exchange_value("a0a5")
+        _core.testing.exchange_value(Position().kernel_board, "a0a5")

@@ -125,13 +125,13 @@ def random_positions(count: int, seed: int, max_plies: int = 120) -> list[Positi
 def test_features_are_the_specs(net):
     for position in random_positions(30, seed=1):
         board = position.kernel_board
-        red, black = _core.nnue_features(board)
+        red, black = _core.testing.nnue_features(board)
         assert red == reference_features(board, 0) and black == reference_features(board, 1)
         assert len(red) == len(board.pieces())
 
 
 def test_the_start_position_features():
-    red, black = _core.nnue_features(Position().kernel_board)
+    red, black = _core.testing.nnue_features(Position().kernel_board)
     # Both sides' setups are mirror images across the river: each perspective sees the same features.
     assert red == black and len(red) == 32
     assert 4 in red                      # own general on e0 (rank 0, file 4)
@@ -174,7 +174,7 @@ def test_without_a_network():
     with pytest.raises(RuntimeError, match="no network"):
         _core.nnue_evaluate(board)
     with pytest.raises(RuntimeError, match="no network"):
-        _core.nnue_check_incremental(board, ["eval"])
+        _core.testing.nnue_check_incremental(board, ["eval"])
     searcher = _core.Searcher(1, 1)
     searcher.use_nnue = True                           # no network: the hand-crafted evaluation
     assert searcher.evaluate(board) == _core.Searcher(1, 1).evaluate(board)
@@ -235,7 +235,7 @@ def test_incremental_accumulators_equal_recomputed_ones(net):
     checks = captures = nulls = 0
     for position in random_positions(12, seed=5, max_plies=60):
         actions, taken = random_walk(position, rng, 400)
-        results = _core.nnue_check_incremental(position.kernel_board, actions)
+        results = _core.testing.nnue_check_incremental(position.kernel_board, actions)
         assert all(results), f"{position.fen()}: {actions}"
         checks += len(results)
         captures += taken
@@ -268,12 +268,12 @@ def general_move_kinds(board: _core.Board, actions: list[str]) -> tuple[int, int
 def test_v2_features_are_the_specs(net_v2):
     for position in random_positions(40, seed=21):
         board = position.kernel_board
-        red, black = _core.nnue_features(board, 2)
+        red, black = _core.testing.nnue_features(board, 2)
         assert red == reference_features(board, 0, 2) and black == reference_features(board, 1, 2)
-    red, black = _core.nnue_features(Position().kernel_board, 2)
+    red, black = _core.testing.nnue_features(Position().kernel_board, 2)
     assert red == black and min(red) >= 1260 and max(red) < 2520    # generals on e0 / e9: bucket 1
     with pytest.raises(ValueError, match="version 3"):
-        _core.nnue_features(Position().kernel_board, 3)
+        _core.testing.nnue_features(Position().kernel_board, 3)
 
 
 def test_v2_evaluate_matches_the_reference(net_v2):
@@ -299,7 +299,7 @@ def test_v2_incremental_accumulators_equal_recomputed_ones(net_v2):
     checks = generals = mirrors = refreshes = 0
     for number, position in enumerate(random_positions(16, seed=6, max_plies=80)):
         actions, _ = random_walk(position, rng, 400, general_moves=0.5 if number % 4 else 0.0)
-        results, refreshed = _core.nnue_check_incremental(position.kernel_board, actions, with_refreshes=True)
+        results, refreshed = _core.testing.nnue_check_incremental(position.kernel_board, actions, with_refreshes=True)
         assert all(results), f"{position.fen()}: {actions}"
         moved, mirrored = general_move_kinds(position.kernel_board, actions)
         assert refreshed <= moved
@@ -313,7 +313,7 @@ def test_v2_incremental_accumulators_equal_recomputed_ones(net_v2):
 def test_v1_walks_never_refresh(net):
     position = random_positions(1, seed=6, max_plies=80)[0]
     actions, _ = random_walk(position, random.Random(3), 300, general_moves=0.5)
-    results, refreshed = _core.nnue_check_incremental(position.kernel_board, actions, with_refreshes=True)
+    results, refreshed = _core.testing.nnue_check_incremental(position.kernel_board, actions, with_refreshes=True)
     assert all(results) and refreshed == 0 and general_move_kinds(position.kernel_board, actions)[0] > 10
 
 
@@ -371,7 +371,7 @@ def test_a_hidden_layer_evaluates_as_the_reference(version, buckets, layer):
         assert _core.nnue_output_parts(Position().kernel_board) is None
         position = random_positions(1, seed=31, max_plies=60)[0]
         actions, _ = random_walk(position, random.Random(4), 300, general_moves=0.3)
-        assert all(_core.nnue_check_incremental(position.kernel_board, actions))
+        assert all(_core.testing.nnue_check_incremental(position.kernel_board, actions))
         searcher = _core.Searcher(4, 1)
         searcher.use_nnue = True
         assert searcher.search(position.kernel_board, depth=4).bestmove in position.legal_moves()
@@ -432,10 +432,10 @@ def test_a_bad_v2_file_is_refused_with_its_reason(tmp_path):
 def test_the_walk_hook_rejects_bad_actions(net):
     board = Position().kernel_board
     with pytest.raises(ValueError, match="undo"):
-        _core.nnue_check_incremental(board, ["undo"])
+        _core.testing.nnue_check_incremental(board, ["undo"])
     with pytest.raises(ValueError, match="not a legal move"):
-        _core.nnue_check_incremental(board, ["h2e2", "h0g2"])
-    assert _core.nnue_check_incremental(board, ["eval", "h2e2", "h9g7", "b0c2", "eval"]) == [True, True]
+        _core.testing.nnue_check_incremental(board, ["h2e2", "h0g2"])
+    assert _core.testing.nnue_check_incremental(board, ["eval", "h2e2", "h9g7", "b0c2", "eval"]) == [True, True]
 
 
 # -- the search ----------------------------------------------------------------------------------------

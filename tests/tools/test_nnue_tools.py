@@ -424,7 +424,7 @@ def test_v2_features_match_the_spec_by_piece_map():
                           np.sort(nnue_net.record_features(records, mirrored=True)[0], axis=1))
     from engine import _core
     for position in positions[:20]:
-        red, black = _core.nnue_features(position.kernel_board, 2)
+        red, black = _core.testing.nnue_features(position.kernel_board, 2)
         assert red == nnue_net.position_features(position.piece_map(), 0, 2)
         assert black == nnue_net.position_features(position.piece_map(), 1, 2)
 
