@@ -11,7 +11,7 @@ also carries `words`, how people write it ("60-move rule"): the PGN Termination 
 use them.
 
 Termination holds only what the rules decide (the kernel's verdicts). The match runner decides other
-endings (time forfeit, a crash, adjudication...); they are members of engine.match.game.MatchTermination,
+endings (time forfeit, a crash, adjudication...); they are members of engine.match.endings.MatchTermination,
 an Ending of the same kind, so one game record and one table speak both.
 """
 from __future__ import annotations

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
 distributed = pytest.importorskip("distributed")
 
 from support import TOOLS, engine_env, engine_on_pythonpath  # noqa: E402
 from engine.client import EngineConfig  # noqa: E402
 from engine.cluster import ClusterError  # noqa: E402
-from engine.match.game import Adjudication  # noqa: E402
+from engine.match.referee import Adjudication  # noqa: E402
 from engine.match.openings import default_book  # noqa: E402
 from engine.match.runner import EngineSpec, Match, MatchConfig  # noqa: E402
 from engine.match.timecontrol import TimeControl  # noqa: E402

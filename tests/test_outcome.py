@@ -2,7 +2,7 @@
 import json
 
 from engine import Outcome, Position, Termination, _core
-from engine.match.game import TERMINATIONS, MatchTermination
+from engine.match.endings import TERMINATIONS, MatchTermination
 from engine.position import Outcome as PositionOutcome
 
 MATE = "3k5/9/9/9/9/9/9/9/4R4/3RK4 b"  # Black to move, mated

@@ -43,7 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.client import EngineConfig  # noqa: E402
-from engine.match.game import Adjudication, GameRecord, MatchTermination  # noqa: E402
+from engine.match.endings import MatchTermination  # noqa: E402
+from engine.match.record import GameRecord  # noqa: E402
+from engine.match.referee import Adjudication  # noqa: E402
 from engine.match.openings import Opening, default_book, load_openings  # noqa: E402
 from engine.match.table import EngineSpec, GameRules, GameTable, Job  # noqa: E402
 from engine.match.timecontrol import TimeControl  # noqa: E402

@@ -40,7 +40,7 @@ The conversation (engine-intf.html; what XBoard and cutechess send):
 6. **Answers.** ``move m`` ends the search; thinking lines are read as PvLines (the PV in coordinates, or in
    SAN as Sjaak II prints it: ``1. ... Hg7 2. Hc2``). ``resign`` is a resignation, ``offer draw`` sets
    ``offers_draw``, and a result line (``1-0 {...}``) is a claim, returned as ``SearchResult.claim`` with its
-   comment in ``note``, with the move when it came with it: the referee (engine.match.game) judges it by the
+   comment in ``note``, with the move when it came with it: the referee (engine.match.referee) judges it by the
    rules. ``Illegal move`` for a move of the game is an EngineProtocolError.
 7. **Overrun.** When no move comes in time, ``?`` (move now), a short grace for a late move, then
    EngineTimeout; before the next command ``force`` and a ``ping``/``pong`` drop whatever came late, and the

@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 from ..client import PROTOCOLS, XBOARD_NAMES, EngineConfig
 from ..cluster import ClusterError, parse_cluster
 from ..pgn import NOTATIONS
-from .game import Adjudication
+from .referee import Adjudication
 from .openings import OpeningError, default_book, load_openings
 from .runner import TOURNAMENTS, EngineSpec, Match, MatchConfig
 from .stats import Sprt

@@ -25,7 +25,7 @@ from typing import Callable, Optional
 
 from ..client import EngineConfig, EngineError, EngineProcess
 from ..cluster import ClusterError, Collector, PerThread, connect, describe
-from .game import GameRecord
+from .record import GameRecord
 from .table import GameRules, GameTable, Job
 
 _tables = PerThread()     # on a worker: each thread's GameTable for the match it plays now

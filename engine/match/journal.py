@@ -18,9 +18,11 @@ from dataclasses import asdict
 from typing import Iterable, Optional
 
 from ..score import Score
-from ..search_types import PvLine
-from .game import EngineIdentity, GameRecord
+from .endings import ending_of
 from .openings import Opening
+from .record import EngineIdentity, GameRecord, MoveEval
+from .referee import Adjudication
+from .table import EngineSpec, Job
 
 FORMAT = "jiangjun-match-journal-1"
 
@@ -38,8 +40,23 @@ def fingerprint(parts: Iterable[object]) -> str:
     return digest.hexdigest()[:16]
 
 
+def match_id(jobs: list[Job], engines: list[EngineSpec], adjudication: Adjudication, time_margin: float,
+             stall_timeout: float) -> str:
+    """The fingerprint of a match: its games, each engine's command, settings and time control, and how
+    games are judged. Made of the values' reprs as the first journals were: a setting added since is
+    left out of its value's repr and added here only when it is used (-noadjudicate), so that the matches
+    journaled before it keep their fingerprint and can be resumed."""
+    parts: list[object] = [jobs, [(spec.config, spec.tc) for spec in engines], adjudication, time_margin,
+                           stall_timeout]
+    if adjudication.rules_only:
+        parts.append("rules_only")
+    return fingerprint(parts)
+
+
 def record_to_dict(record: GameRecord) -> dict:
+    """A GameRecord as a journal line holds it: the ending by its key, each score in centipawns."""
     data = asdict(record)
+    data["termination"] = record.termination.value if record.termination is not None else ""
     data["evals"] = [None if note is None else {"score": None if note.score is None else note.score.value,
                                                 "depth": note.depth, "time_ms": note.time_ms}
                      for note in record.evals]
@@ -47,15 +64,16 @@ def record_to_dict(record: GameRecord) -> dict:
 
 
 def record_from_dict(data: dict) -> GameRecord:
+    """The GameRecord of a journal line, of this version or an earlier one."""
     opening = data["opening"]
-    evals = [None if note is None else PvLine(score=None if note["score"] is None else Score(note["score"]),
-                                              depth=note["depth"], time_ms=_time_ms(note))
+    evals = [None if note is None else MoveEval(None if note["score"] is None else Score(note["score"]),
+                                                note["depth"], _time_ms(note))
              for note in data["evals"]]
     return GameRecord(
         red=data["red"], black=data["black"],
         opening=Opening(opening["name"], opening["fen"], tuple(opening["moves"])),
         moves=list(data["moves"]), comments=list(data["comments"]), evals=evals,
-        result=data["result"], termination=data["termination"], detail=data["detail"],
+        result=data["result"], termination=ending_of(data["termination"]), detail=data["detail"],
         loser_index=data["loser_index"], clock_log=[tuple(entry) for entry in data["clock_log"]],
         identities=[EngineIdentity(**identity) for identity in data.get("identities", [])],
     )

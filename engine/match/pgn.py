@@ -10,13 +10,17 @@ every game names the engines that played and how they were set, in four tags of 
   separated by ``; `` (``UCI_Variant=xiangqi; OwnBook=false; Hash=64``); empty when none was set.
 
 A game whose engine could not be started has neither pair.
+
+Each side's time control is the ``TimeControl`` tag when both play the same, else ``RedTimeControl`` and
+``BlackTimeControl`` (cutechess's WhiteTimeControl and BlackTimeControl, named by side as the engine tags
+are): a time-odds match (`-engine ... tc=20+0.2`) says who had which clock.
 """
 from __future__ import annotations
 
 import datetime
 
 from ..fen import START_FEN
-from .game import TERMINATIONS, EngineIdentity, GameRecord
+from .record import EngineIdentity, GameRecord
 
 
 def options_text(options: dict[str, str]) -> str:
@@ -36,8 +40,17 @@ def engine_tags(identities: list[EngineIdentity]) -> dict[str, str]:
     return tags
 
 
-def game_pgn(record: GameRecord, round_number: int, event: str, time_control: str, notation: str) -> str:
-    """The PGN text of a finished game, in `notation` (engine.pgn.write_game's)."""
+def time_control_tags(red: str, black: str) -> dict[str, str]:
+    """The tags of the two sides' time controls (their PGN forms, TimeControl.pgn_tag)."""
+    if red == black:
+        return {"TimeControl": red}
+    return {"RedTimeControl": red, "BlackTimeControl": black}
+
+
+def game_pgn(record: GameRecord, round_number: int, event: str, time_controls: tuple[str, str],
+             notation: str) -> str:
+    """The PGN text of a finished game, in `notation` (engine.pgn.write_game's); `time_controls`: Red's
+    and Black's."""
     from ..pgn import Game, write_game
     from ..pgn.xboard import eval_comment
 
@@ -54,9 +67,8 @@ def game_pgn(record: GameRecord, round_number: int, event: str, time_control: st
     if record.opening.fen != START_FEN:
         headers["FEN"] = record.opening.fen
     headers["Opening"] = record.opening.name
-    headers["TimeControl"] = time_control
-    ending = TERMINATIONS.get(record.termination)
-    headers["Termination"] = record.termination if ending is None else ending.words
+    headers.update(time_control_tags(*time_controls))
+    headers["Termination"] = record.termination.words if record.termination is not None else ""
     headers["PlyCount"] = str(len(record.moves))
     headers.update(engine_tags(record.identities))
     comments = list(record.comments)

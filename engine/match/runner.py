@@ -10,10 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
-from .game import Adjudication, GameRecord
-from .journal import Journal, fingerprint
+from .journal import Journal, match_id
 from .openings import Opening
 from .pgn import game_pgn
+from .record import GameRecord
+from .referee import Adjudication
 from .stats import Sprt
 from .summary import PairScore, results_table, score_line
 from .table import EngineSpec, GameRules, GameTable, Job
@@ -190,9 +191,7 @@ class Match:
         """Open the journal; count the games an earlier run of this match finished, and write them to the PGN
         again (the journal cut it back to where the match began)."""
         config = self.config
-        match_id = fingerprint([jobs, [(spec.config, spec.tc) for spec in config.engines], config.adjudication,
-                                config.time_margin, config.stall_timeout])
-        self._journal = Journal.open(config.resume_path, match_id, config.pgn_path)
+        self._journal = Journal.open(config.resume_path, self.fingerprint(jobs), config.pgn_path)
         by_number = {job.number: job for job in jobs}
         for number, record in self._journal.finished.items():
             self._count(by_number[number], record)
@@ -206,6 +205,11 @@ class Match:
             pair = self.scores.get((0, 1))
             if pair is not None:
                 self._judge_sprt(pair)
+
+    def fingerprint(self, jobs: list[Job]) -> str:
+        """What the journal knows this match by (engine.match.journal.match_id)."""
+        config = self.config
+        return match_id(jobs, config.engines, config.adjudication, config.time_margin, config.stall_timeout)
 
     def _accept(self, job: Job, record: GameRecord) -> None:
         """A game came back from a table: count it once, unless it was interrupted or the match has stopped."""
@@ -261,8 +265,8 @@ class Match:
                              gauntlet=self.config.tournament == "gauntlet" and len(self.config.engines) > 2)
 
     def _write_pgn(self, job: Job, record: GameRecord) -> None:
-        tcs = {self.config.engines[job.first].tc.pgn_tag(), self.config.engines[job.second].tc.pgn_tag()}
-        text = game_pgn(record, job.number, self.config.event, " / ".join(sorted(tcs)), self.config.pgn_notation)
+        red, black = (self.config.engines[index].tc.pgn_tag() for index in (job.first, job.second))
+        text = game_pgn(record, job.number, self.config.event, (red, black), self.config.pgn_notation)
         with open(self.config.pgn_path, "a", encoding="utf-8") as handle:
             handle.write(text.rstrip("\n") + "\n\n")
 

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Optional
 
-from .game import TERMINATIONS
+from .endings import TERMINATIONS, Reason
 from .stats import PairCounts, draw_ratio, elo_difference, likelihood_of_superiority, pair_elo_difference
 
 
@@ -37,7 +37,7 @@ class PairScore:
     pentanomial: Optional[PairCounts] = None
     half_pairs: dict = field(default_factory=dict)
 
-    def add(self, points: float, termination: str, pair: Optional[Hashable] = None) -> None:
+    def add(self, points: float, termination: Reason, pair: Optional[Hashable] = None) -> None:
         """Count a game the first engine scored `points` (1, 0.5 or 0) in; `pair`: the game pair it
         belongs to, when the match plays pairs."""
         if points == 1:

@@ -9,7 +9,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..client import EngineConfig, EngineError, EngineProcess
-from .game import Adjudication, GameRecord, MatchTermination, Player, play_game
+from ..color import Color
+from .endings import PROCESS_FAULTS, MatchTermination, Verdict
+from .game import Player, play_game
+from .record import GameRecord
+from .referee import Adjudication
 from .openings import Opening
 from .timecontrol import TimeControl
 
@@ -64,17 +68,13 @@ class GameTable:
             except EngineError as exc:
                 names = [self.rules.engines[i].config.name or self.rules.engines[i].config.cmd
                          for i in (job.first, job.second)]
-                record = GameRecord(names[0], names[1], job.opening)
-                record.result = "0-1" if side == 0 else "1-0"
-                record.termination = MatchTermination.CRASH
-                record.detail = f"{names[side]} could not start: {exc}"
-                return record
+                return GameRecord(names[0], names[1], job.opening).finish(Verdict.loss(
+                    Color.of_index(side), MatchTermination.CRASH, f"{names[side]} could not start: {exc}",
+                    at_fault=False))
             players.append(Player(process, self._namer(index, process), spec.tc))
         record = play_game(players[0], players[1], job.opening, self.rules.adjudication,
                            self.rules.time_margin, self.rules.stall_timeout, stop)
-        if record.loser_index is not None and record.termination in (
-                MatchTermination.CRASH, MatchTermination.HANG, MatchTermination.TIME_FORFEIT,
-                MatchTermination.PROTOCOL_ERROR):
+        if record.loser_index is not None and record.termination in PROCESS_FAULTS:
             # A process that crashed, hung or lost track of the game is replaced before its next game.
             failed = self._processes.pop((job.first, job.second)[record.loser_index], None)
             if failed is not None:

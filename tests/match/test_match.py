@@ -14,7 +14,7 @@ from support import ROOT, engine_env
 from engine import Position
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
-from engine.match.game import Adjudication
+from engine.match.referee import Adjudication
 from engine.match.openings import Opening, OpeningError, default_book, load_openings
 from engine.match.runner import EngineSpec, Match, MatchConfig
 from engine.match.stats import Sprt
@@ -46,6 +46,7 @@ def run_match(engines, tc="10+0.1", openings=None, **settings) -> tuple[Match, s
     return match, out.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "script,termination,restarted",
     [
@@ -74,12 +75,14 @@ def test_misbehaving_engine_loses_and_the_match_goes_on(script, termination, res
     assert games[0].headers["Termination"] != ""
 
 
+@pytest.mark.slow
 def test_hang_without_clock_is_a_hang(tmp_path):
     match, _ = run_match([fake("random_mover.py"), fake("hanger.py", name="bad")], tc="depth=1",
                          stall_timeout=1.5)
     assert match.records[0].termination == "hang"
 
 
+@pytest.mark.slow
 def test_games_end_by_the_rules_and_pgn_replays(tmp_path):
     pgn = tmp_path / "out.pgn"
     match, output = run_match([fake("random_mover.py", "--seed", "3", name="r1"),
@@ -104,6 +107,7 @@ def test_games_end_by_the_rules_and_pgn_replays(tmp_path):
     assert "Score of r1 vs r2" in output
 
 
+@pytest.mark.slow
 def test_pgn_in_other_notations_reads_back(tmp_path):
     for notation in ("wxf", "chinese"):
         pgn = tmp_path / f"{notation}.pgn"
@@ -114,6 +118,7 @@ def test_pgn_in_other_notations_reads_back(tmp_path):
         assert game.moves == match.records[0].moves
 
 
+@pytest.mark.slow
 def test_pgn_for_xboard(tmp_path):
     # notation=san: XBoard's PGN (tags, SAN moves, its {+0.12/9 0.3} comments), which reads back.
     pgn = tmp_path / "xboard.pgn"
@@ -143,6 +148,7 @@ def test_pgn_openings_in_big5(tmp_path):
     assert config.openings[0].moves == tuple(game.moves)
 
 
+@pytest.mark.slow
 def test_multi_stage_time_control_sends_stage_clocks(tmp_path):
     # 3 moves in 6 s, then 2 moves in 3 s, repeating: check movestogo and the clock at each go.
     log = tmp_path / "red.log"
@@ -162,6 +168,7 @@ def test_multi_stage_time_control_sends_stage_clocks(tmp_path):
     assert 8000 < wtime[3] <= 9000
 
 
+@pytest.mark.slow
 def test_an_engine_on_a_clock_against_one_at_a_fixed_depth(tmp_path):
     # Each engine has its own time control; the one at a depth has no clock, and none is sent for it.
     log = tmp_path / "clocked.log"
@@ -183,6 +190,7 @@ def test_scaled_rules_scheme_parses_for_the_match():
     assert tc.stages[1].moves == 10 and abs(tc.stages[1].seconds - 15) < 1e-9
 
 
+@pytest.mark.slow
 def test_sprt_stops_the_match():
     # An engine that crashes on its first move loses every game: H1 is accepted after a few games.
     match, output = run_match([fake("random_mover.py", name="good"), fake("crasher.py", "--at", "1", name="bad")],
@@ -191,6 +199,7 @@ def test_sprt_stops_the_match():
     assert 3 <= len(match.records) < 200
 
 
+@pytest.mark.slow
 def test_a_match_of_game_pairs_is_judged_pentanomially():
     # Under -repeat the games come in pairs (one opening, both colours): the score lines and the table
     # give the pair counts, and the SPRT decides on them.
@@ -202,6 +211,7 @@ def test_a_match_of_game_pairs_is_judged_pentanomially():
     assert 4 <= len(match.records) < 200
 
 
+@pytest.mark.slow
 @needs_fsf
 def test_match_against_fairy_stockfish_ucci(tmp_path):
     fsf = EngineConfig(FSF, name="fsf", proto="ucci")
@@ -240,6 +250,7 @@ def test_command_line_parsing(tmp_path):
             parse_args(bad)
 
 
+@pytest.mark.slow
 def test_command_line_runs_a_match(tmp_path):
     env = engine_env()
     cmd = [sys.executable, "-m", "engine", "match",
@@ -252,6 +263,7 @@ def test_command_line_runs_a_match(tmp_path):
     assert len(read_games(tmp_path / "cli.pgn")) == 2
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
     import signal
     import time
@@ -275,6 +287,7 @@ def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
     assert finished >= 2 and len(read_games(pgn)) == finished
 
 
+@pytest.mark.slow
 def test_resume_plays_only_the_missing_games_and_keeps_each_game_once(tmp_path):
     from engine.match.journal import JournalError
 
@@ -301,6 +314,7 @@ def test_resume_plays_only_the_missing_games_and_keeps_each_game_once(tmp_path):
         run_match(engines, **{**settings, "games": 6})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_an_engines_own_resignation_is_recorded_as_resignation(proto, tmp_path):
     pgn = tmp_path / "resign.pgn"
@@ -314,6 +328,7 @@ def test_an_engines_own_resignation_is_recorded_as_resignation(proto, tmp_path):
     assert "endings: resignation 1" in output
 
 
+@pytest.mark.slow
 def test_the_pgn_names_each_engine_and_its_options(tmp_path):
     pgn = tmp_path / "named.pgn"
     hashed = EngineConfig(fake("random_mover.py").cmd, options={"Hash": "32"}, proto="uci")   # no name=
@@ -335,6 +350,7 @@ def test_the_pgn_names_each_engine_and_its_options(tmp_path):
     assert again.identities == match.records[0].identities and again.evals == match.records[0].evals
 
 
+@pytest.mark.slow
 def test_the_pgn_names_this_projects_engine_with_its_commit(tmp_path):
     from engine.version import ENGINE_NAME
 

@@ -13,7 +13,8 @@ import pytest
 from support import MAXQI, ROOT, SJAAK, needs_maxqi, needs_sjaak
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
-from engine.match.game import Adjudication, MatchTermination
+from engine.match.endings import MatchTermination
+from engine.match.referee import Adjudication
 from engine.match.openings import default_book
 from engine.match.runner import EngineSpec, Match, MatchConfig, schedule
 from engine.match.timecontrol import TimeControl
@@ -72,6 +73,7 @@ def replays(pgn: Path) -> None:
 
 
 # -- the real programs ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 @needs_maxqi
 def test_maxqi_against_jiangjun(tmp_path, outside):
     pgn = tmp_path / "maxqi.pgn"
@@ -85,6 +87,7 @@ def test_maxqi_against_jiangjun(tmp_path, outside):
     assert "MaxQi 4.8G" in (tags["RedEngine"], tags["BlackEngine"])
 
 
+@pytest.mark.slow
 @needs_sjaak
 def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside, sjaak_home):
     pgn = tmp_path / "sjaak.pgn"
@@ -102,6 +105,7 @@ def test_sjaak_against_jiangjun_as_an_xboard_engine(tmp_path, outside, sjaak_hom
 
 
 # -- result claims, judged by the rules -------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("flags,termination,result,words", [
     # Black (the fake, on its first move) claims a win the rules do not give: it loses.
     (("--claim-only", "0-1 {Black mates}"), "invalid_claim", "1-0", "claims 0-1 {Black mates}, which the rules"),
@@ -120,12 +124,14 @@ def test_claims_are_judged_by_the_rules(flags, termination, result, words):
         assert len(record.moves) == len(default_book()[0].moves) + 2        # Red's move, then the claimer's
 
 
+@pytest.mark.slow
 def test_draw_offers_are_ignored():
     match, _ = run_match([ufake(), xfake("--offer-draw", name="offerer")], games=1,
                          adjudication=Adjudication(max_moves=12))
     assert match.records[0].termination == "max_moves"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags,termination", [
     (("--illegal",), "illegal_move"),
     (("--crash",), "crash"),
@@ -150,6 +156,7 @@ def test_a_gauntlet_plays_the_first_engine_against_each_other():
         schedule(MatchConfig(engines=specs, openings=[], tournament="knockout"))
 
 
+@pytest.mark.slow
 def test_gauntlet_summary_per_opponent_and_in_total():
     engines = [ufake(name="hero"), ufake(name="a"), xfake(name="b")]
     match, output = run_match(engines, tc="1+0.05", games=2, repeat=True, tournament="gauntlet",
