@@ -400,59 +400,40 @@ class Engine:
 
     def _search(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
                 soft: int, hard: int) -> SearchResult:
+        """The answer to one `go`: the first step that has one (each step answers, or None to go on)."""
+        return (_game_over(position)                                   # Step 1. The rules have ended the game
+                or self._book_move(job, position, banmoves)            # Step 2. The opening book
+                or self._static_only(job, position)                    # Step 3. `go depth 0`
+                or self._searched(job, position, banmoves, options, soft, hard))   # Steps 4-7
+
+    def _book_move(self, job: _Job, position: Position, banmoves: tuple[str, ...]) -> Optional[SearchResult]:
+        """Step 2: a move of the book in use, when the `go` lets the book answer and it has one."""
+        choice = book_answer(job.book, job.limits, position, banmoves, self._book_random)
+        if choice is None:
+            return None
+        return _unsearched(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
+                           note=f"book move {choice.describe()}")
+
+    def _static_only(self, job: _Job, position: Position) -> Optional[SearchResult]:
+        """Step 3: `go depth 0` asks for the static evaluation alone."""
+        if job.limits.depth != 0:
+            return None
+        return _unsearched(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
+                           note="depth 0: static evaluation only", static=True)
+
+    def _searched(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
+                  soft: int, hard: int) -> SearchResult:
+        """Steps 4-7: the search, within what is left of the deadlines, at the strength level asked for,
+        and the line it plays."""
         limits = job.limits
-        outcome = position.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                return _unsearched(None, note=f"the game is over: {outcome.reason} (draw)")
-            lost = outcome.winner != position.turn
-            return _unsearched(None, score=Score.mated() if lost else -Score.mated(),
-                               note=f"the game is over: {outcome.reason}, {outcome.winner.label} wins")
-        choice = book_answer(job.book, limits, position, banmoves, self._book_random)
-        if choice is not None:
-            return _unsearched(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
-                               note=f"book move {choice.describe()}")
-        if limits.depth == 0:
-            return _unsearched(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
-                               note="depth 0: static evaluation only", static=True)
-        material = wdl.material_of(position)   # the WDL model's, at the root
-        if soft or hard:
-            spent = int((time.monotonic() - job.go_time) * 1000)
-            soft, hard = max(1, soft - spent) if soft else 0, max(1, hard - spent) if hard else 0
-
-        def report(info: SearchReport) -> None:
-            with job.lock:
-                if not job.started:
-                    job.started = True
-                    if job.stop_requested:
-                        self._searcher.stop()
-                    elif job.pending_deadlines is not None:
-                        p_soft, p_hard, asked = job.pending_deadlines
-                        late = int((time.monotonic() - asked) * 1000)
-                        self._searcher.set_deadlines(max(1, p_soft - late), max(1, p_hard - late))
-            try:
-                job.on_info(_pv_line(info, material))
-            except Exception:  # a failing writer must not abort the search
-                pass
-
-        def report_root_move(depth: int, move: str, number: int) -> None:
-            # The kernel ignores what this raises.
-            job.on_currmove(CurrentMove(depth, move, number))  # type: ignore[misc]
-
-        # A strength level below full only lowers the depth and node limits (the time limits stay the
-        # time manager's) and searches its candidates as extra PV lines, which the GUI is not shown.
+        soft, hard = _remaining_deadlines(job, soft, hard)          # Step 4. Deadlines
+        # Step 5. Strength: a level below full only lowers the depth and node limits (the time limits
+        # stay the time manager's) and searches its candidates as extra PV lines, not shown to the GUI.
         level = strength.level_limits(options.level)
         depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
                                                        options.multipv, self._level_random)
-        iteration: list[SearchReport] = []   # the lines of the last iteration reported
-
-        def collect(info: SearchReport) -> None:
-            if info.multipv == 1:
-                iteration.clear()
-            iteration.append(info)
-            if info.multipv <= options.multipv:
-                report(info)
-
+        # Step 6. The search.
+        reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(
             position.kernel_board,
             depth=min(depth, _MAX_DEPTH),
@@ -462,20 +443,87 @@ class Engine:
             multipv=multipv,
             searchmoves=tuple(limits.searchmoves),
             banmoves=banmoves,
-            on_info=collect,
+            on_info=reporter.collect,
             soft_share=job.timer.soft_share if job.timer is not None else None,
-            on_root_move=report_root_move if job.on_currmove is not None else None,
+            on_root_move=reporter.root_move if job.on_currmove is not None else None,
             root_move_after_ms=CURRMOVE_AFTER_MS,
         )
         if job.timer is not None:
             job.timer.finish()
         if found.bestmove is None:
             return _unsearched(None, score=Score.mated(), note="no legal move that is not banned")
-        chosen = strength.choose_line(level, iteration, found, self._level_random)
+        # Step 7. The choice: the best line, or at a strength level one of its candidates.
+        chosen = strength.choose_line(level, reporter.iteration, found, self._level_random)
         return SearchResult(
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
             depth=found.depth, nodes=found.nodes, time_ms=found.time_ms, pv=chosen.pv,
         )
+
+
+class _IterationReporter:
+    """The search thread's callbacks during one search: each completed iteration is kept (the choice of
+    a strength level reads its lines) and its first `shown` lines go to the job's on_info; the root move
+    a long search is on goes to on_currmove. The first report also arms what the protocol thread asked
+    for before the kernel had armed its own limits (a stop, a ponderhit's deadlines)."""
+
+    def __init__(self, job: _Job, searcher: Searcher, material: int, shown: int) -> None:
+        self.job = job
+        self.searcher = searcher
+        self.material = material   # the root's material count, for the WDL model (engine.wdl)
+        self.shown = shown
+        self.iteration: list[SearchReport] = []   # the lines of the last iteration reported
+
+    def collect(self, info: SearchReport) -> None:
+        if info.multipv == 1:
+            self.iteration.clear()
+        self.iteration.append(info)
+        if info.multipv <= self.shown:
+            self._report(info)
+
+    def root_move(self, depth: int, move: str, number: int) -> None:
+        # The kernel ignores what this raises.
+        self.job.on_currmove(CurrentMove(depth, move, number))  # type: ignore[misc]
+
+    def _report(self, info: SearchReport) -> None:
+        job = self.job
+        with job.lock:
+            if not job.started:
+                job.started = True
+                self._arm_pending()
+        try:
+            job.on_info(_pv_line(info, self.material))
+        except Exception:  # a failing writer must not abort the search
+            pass
+
+    def _arm_pending(self) -> None:
+        """At the first report (job.lock held): a stop, or a ponderhit's deadlines, asked for earlier."""
+        job = self.job
+        if job.stop_requested:
+            self.searcher.stop()
+        elif job.pending_deadlines is not None:
+            soft, hard, asked = job.pending_deadlines
+            late = int((time.monotonic() - asked) * 1000)
+            self.searcher.set_deadlines(max(1, soft - late), max(1, hard - late))
+
+
+def _game_over(position: Position) -> Optional[SearchResult]:
+    """Step 1: no move when the rules have ended the game, with the ruling as the note."""
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return _unsearched(None, note=f"the game is over: {outcome.reason} (draw)")
+    lost = outcome.winner != position.turn
+    return _unsearched(None, score=Score.mated() if lost else -Score.mated(),
+                       note=f"the game is over: {outcome.reason}, {outcome.winner.label} wins")
+
+
+def _remaining_deadlines(job: _Job, soft: int, hard: int) -> tuple[int, int]:
+    """Step 4: the deadlines (ms, 0: none) counted from the `go`, less the time spent since (at least 1)."""
+    if not (soft or hard):
+        return 0, 0
+    spent = int((time.monotonic() - job.go_time) * 1000)
+    return (max(1, soft - spent) if soft else 0), (max(1, hard - spent) if hard else 0)
 
 
 def _game_ply(position: Position) -> int:
