@@ -27,9 +27,9 @@ class FairyStockfish:
     """Fairy-Stockfish through the engine client, which does the UCI handshake and sets the variant."""
 
     def __init__(self, path: str) -> None:
-        from engine.client import EngineConfig, EngineProcess
+        from engine.client import EngineConfig, open_process
 
-        self.process = EngineProcess(EngineConfig(path, proto="uci"))
+        self.process = open_process(EngineConfig(path, proto="uci"))
         self.process.start()
         self.name = self.process.name
 

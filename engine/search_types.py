@@ -118,6 +118,10 @@ class SearchResult:
     static: bool = False                   # `go depth 0`: the score is the static evaluation, no move searched
     claim: Optional[str] = None            # a result the engine claimed ("1-0", "0-1", "1/2-1/2": CECP's
                                            # `1-0 {...}` lines), with or without a move; the referee judges it
+    wdl: Optional[Wdl] = None              # the chances the score stands for, when the engine gave them
+    lines: tuple[PvLine, ...] = ()         # every line of the search's last report, best first (the
+                                           # client's SimpleEngine: each PV cut to its legal moves); () when
+                                           # not collected
 
 
 class TableEntry(NamedTuple):

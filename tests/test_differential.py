@@ -43,7 +43,7 @@ from typing import Optional
 import pytest
 
 from engine import START_FEN, InvalidFenError, Position, _core
-from engine.client import EngineConfig, EngineProcess
+from engine.client import EngineConfig, open_process
 from support import DATA, SHARED
 
 sf = pytest.importorskip("pyffish")
@@ -543,7 +543,7 @@ class FairyStockfish:
     by the codec), asked with its debug commands `d` and `go perft 1`."""
 
     def __init__(self, path: str) -> None:
-        self.process = EngineProcess(EngineConfig(path, proto="uci"))
+        self.process = open_process(EngineConfig(path, proto="uci"))
         self.process.start()
 
     def query(self, fen: str, move: Optional[str]) -> tuple[str, bool, frozenset]:

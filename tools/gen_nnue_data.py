@@ -64,7 +64,7 @@ from nnue_data import RecordWriter, describe, pack_record, read_records
 
 from engine import _core
 from engine.client.errors import EngineError
-from engine.client.process import EngineProcess
+from engine.client import open_process
 from engine.client.values import EngineConfig
 from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
@@ -154,7 +154,7 @@ class TeacherEngine:
         self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
 
     def _start(self) -> None:
-        self._engine = EngineProcess(EngineConfig(self._settings.teacher, proto="uci"))
+        self._engine = open_process(EngineConfig(self._settings.teacher, proto="uci"))
         self._engine.start()
         if self._engine.option_name("Hash"):
             self._engine.set_option("Hash", str(self._settings.hash_mb))

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..client import EngineConfig, EngineError, EngineProcess
+from ..client import EngineConfig, EngineError, open_process
 from ..position import Outcome, Position, legal_prefix
 from ..score import MATE, Score
 from ..search_types import PvLine, SearchLimits, Wdl
@@ -223,7 +223,7 @@ class ExternalBackend(Backend):
                  threads: Optional[int] = None, hash_mb: Optional[int] = None,
                  warn: Callable[[str], None] = lambda text: None) -> None:
         self._warn = warn
-        self._proc = EngineProcess(EngineConfig(cmd, proto=proto, options=dict(options or {})))
+        self._proc = open_process(EngineConfig(cmd, proto=proto, options=dict(options or {})))
         try:
             self._proc.start(timeout=15.0)
         except EngineError as exc:

@@ -1,17 +1,21 @@
-"""What every engine process has, whatever it speaks: the pipes, its name and declared options, the checks
+"""What every engine process has, whatever it speaks: its transport, its name and declared options, the checks
 of an option's value, a context manager, and the interface of a conversation.
 
-``EngineProcess(config)`` makes the process of the config's protocol: a :class:`~.process.UciProcess` for
+:func:`~.factory.open_process` makes the process of a config's protocol: a :class:`~.process.UciProcess` for
 UCI, UCCI and ``auto`` (one conversation, two codecs), a :class:`~.cecp.CecpProcess` for XBoard (CECP).
-Every caller (the match runner, the analysis tool, :class:`~.simple.SimpleEngine`) talks to it through the
-methods below and never needs to know which:
+Every caller (the match runner, :class:`~.simple.SimpleEngine` and through it the analysis tool, the browser
+board and the tools) talks to it through the methods below and never needs to know which:
 
     start(timeout)                           handshake, options, ready
     new_game(timeout)                        before each game
     go(fen, moves, side, limits, timeout, on_info) -> SearchResult
     set_option(name, value)                  between searches, checked against the declaration
     game_over(result, comment)               after each game (CECP's `result`; nothing in UCI/UCCI)
+    interrupt()                              from another thread: answer now
     quit()                                   never raises
+
+The transport is the config's: a program (:class:`~.transport.ProcessTransport`) or an engine hosted in this
+process (:class:`~.inprocess.ThreadTransport`, for a config with an entry point).
 """
 from __future__ import annotations
 
@@ -21,33 +25,26 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..color import Color
 from ..search_types import PvLine, SearchLimits, SearchResult
-from .errors import EngineOptionError, EngineTimeout
+from .errors import EngineError, EngineOptionError, EngineTimeout
+from .inprocess import ThreadTransport
 from .options import DeclaredOption
-from .transport import Transport
-from .values import PROTOCOLS, EngineConfig, canonical_protocol
+from .transport import ProcessTransport, Stamped, Transport
+from .values import PROTOCOLS, EngineConfig
 
 InfoCallback = Callable[[PvLine], None]
 
 
 class EngineProcess:
-    """One engine process. ``start()`` (or ``with``) before use, ``quit()`` after (never raises)."""
+    """One engine (the interface; :func:`~.factory.open_process` makes one). ``start()`` (or ``with``) before
+    use, ``quit()`` after (never raises)."""
 
-    stop_grace = 0.5            # after a timeout: how long to wait for an answer to `stop` (CECP: `?`)
+    stop_grace = 0.5            # after a timeout or Ctrl-C: how long to wait for an answer to `stop` (CECP: `?`)
     quit_grace = 1.0            # how long `quit` waits before killing
 
-    def __new__(cls, config: EngineConfig, *args, **kwargs):
-        if cls is EngineProcess:     # the factory: the class of the config's protocol
-            if config.proto not in PROTOCOLS:
-                raise ValueError(f"protocol {config.proto!r}: expected one of {', '.join(PROTOCOLS)}")
-            if canonical_protocol(config.proto) == "xboard":
-                from .cecp import CecpProcess
-                cls = CecpProcess
-            else:
-                from .process import UciProcess
-                cls = UciProcess
-        return super().__new__(cls)
-
     def __init__(self, config: EngineConfig) -> None:
+        if type(self) is EngineProcess:
+            raise TypeError("EngineProcess is the interface: open_process(config) makes the process of the "
+                            "config's protocol")
         if config.proto not in PROTOCOLS:
             raise ValueError(f"protocol {config.proto!r}: expected one of {', '.join(PROTOCOLS)}")
         if config.rank_base not in (None, 0, 1):
@@ -59,12 +56,12 @@ class EngineProcess:
         self.declared: Dict[str, DeclaredOption] = {}   # ... -> its declaration (type, range, choices)
         self.warnings: List[str] = []           # unexpected lines seen while setting options
         self.options_set: Dict[str, str] = {}   # every option sent (the client's and the user's), as sent
-        self._transport = Transport(config.cmd, config.workdir, _name_of(self))
+        self._transport = _transport_for(config, _name_of(self))
 
     # -- properties ----------------------------------------------------------------------------
     @property
     def name(self) -> str:
-        return self.config.name or self.id_name or self.config.cmd
+        return self.config.name or self.id_name or self.config.label
 
     @property
     def protocol(self) -> Optional[str]:
@@ -77,7 +74,13 @@ class EngineProcess:
 
     @property
     def pid(self) -> Optional[int]:
+        """The engine's process id; None for an engine hosted in this process (and before start)."""
         return self._transport.pid
+
+    @property
+    def in_process(self) -> bool:
+        """Whether the engine runs on a thread of this process (an entry point) rather than as a program."""
+        return isinstance(self._transport, ThreadTransport)
 
     @property
     def returncode(self) -> Optional[int]:
@@ -162,8 +165,9 @@ class EngineProcess:
            on_info: Optional[InfoCallback] = None) -> SearchResult:
         """Search `fen` + `moves` (ICCS, ranks 0..9) for `side`, the side to move, whose clock `limits.time`
         is. Waits for the answer for up to `timeout` seconds, then raises EngineTimeout (with .result if the
-        engine still answered the request to stop). ValueError, before anything is sent, for limits the
-        protocol cannot express."""
+        engine still answered the request to stop). Ctrl-C while it waits asks the engine to stop as well,
+        and raises SearchInterrupted (a KeyboardInterrupt) with its answer, if one came, as .result.
+        ValueError, before anything is sent, for limits the protocol cannot express."""
         raise NotImplementedError
 
     #: What asks a searching engine to answer now (UCI/UCCI `stop`; CECP's "move now" is `?`).
@@ -177,6 +181,22 @@ class EngineProcess:
             self._send(self.interrupt_line)
         except Exception:
             pass
+
+    def _collect_late(self, take: Callable[[Stamped], Optional[SearchResult]]) -> Optional[SearchResult]:
+        """Ask the engine to answer now (after a timeout, or Ctrl-C) and read for up to `stop_grace` seconds
+        until `take` makes the answer of a line. None when no answer came (or the engine went away)."""
+        try:
+            self._send(self.interrupt_line)
+            end = time.monotonic() + self.stop_grace
+            while True:
+                got = self._transport.read(end)
+                if got is None or got[1] is None:
+                    return None
+                answer = take(got)
+                if answer is not None:
+                    return answer
+        except EngineError:
+            return None
 
     def command(self, lines: Sequence[str], until: Callable[[str], bool], timeout: float = 10.0) -> List[str]:
         """Send `lines` as they are and return the engine's output up to and including the first line for
@@ -253,11 +273,18 @@ def _name_of(process: EngineProcess) -> Callable[[], str]:
     """`process.name`, for the transport's messages, without a reference that would keep the process alive
     (its __del__ kills the engine)."""
     ref = weakref.ref(process)
-    cmd = process.config.cmd
+    label = process.config.label
 
     def name() -> str:
         alive = ref()
-        return cmd if alive is None else alive.name
+        return label if alive is None else alive.name
     return name
 
 
+
+
+def _transport_for(config: EngineConfig, name: Callable[[], str]) -> Transport:
+    """The transport of `config`: its entry point hosted on a thread, else its command run as a program."""
+    if config.entry is not None:
+        return ThreadTransport(config.entry, name)
+    return ProcessTransport(config.cmd, config.workdir, name)

@@ -2,7 +2,7 @@
 xboard mode, this project's engine.
 
     cfg = EngineConfig("/usr/games/maxqi", proto="xboard")
-    with EngineProcess(cfg) as eng:            # a CecpProcess
+    with open_process(cfg) as eng:             # a CecpProcess
         eng.new_game()
         result = eng.go(START_FEN, ["h2e2"], Color.BLACK, SearchLimits(time=10_000, increment=100), timeout=12)
         result.bestmove                         # "h9g7": ICCS with ranks 0..9, like every client's
@@ -43,7 +43,7 @@ The conversation (engine-intf.html; what XBoard and cutechess send):
    comment in ``note``, with the move when it came with it: the referee (engine.match.referee) judges it by the
    rules. ``Illegal move`` for a move of the game is an EngineProtocolError.
 7. **Overrun.** When no move comes in time, ``?`` (move now), a short grace for a late move, then
-   EngineTimeout; before the next command ``force`` and a ``ping``/``pong`` drop whatever came late, and the
+   EngineTimeout (after Ctrl-C: the same, then SearchInterrupted); before the next command ``force`` and a ``ping``/``pong`` drop whatever came late, and the
    board is sent again from ``new``.
 8. **End.** ``result R {comment}`` after each game (:meth:`game_over`), ``quit`` at the end.
 """
@@ -62,8 +62,9 @@ from .cecp_codec import (
     parse_thinking, pv_tokens, quote_option, st_line,
 )
 from .codec import from_engine_move, is_square_pair, to_engine_move
-from .errors import EngineError, EngineOptionError, EngineProtocolError, EngineTimeout
+from .errors import EngineError, EngineOptionError, EngineProtocolError, EngineTimeout, SearchInterrupted
 from .options import parse_cecp_option
+from .transport import Stamped
 from .values import EngineConfig
 
 #: The time a move sent with a depth alone (cutechess's way): a day, so that the depth decides.
@@ -84,7 +85,7 @@ class _Board:
 
 
 class CecpProcess(EngineProcess):
-    """An engine spoken to in CECP. Made by ``EngineProcess(config)`` for ``proto="xboard"`` (or "cecp")."""
+    """An engine spoken to in CECP. Made by ``open_process(config)`` for ``proto="xboard"`` (or "cecp")."""
 
     interrupt_line = "?"        # move now
     feature_timeout = 2.0       # a protocol 1 engine sends no features: how long to wait for them (XBoard's 2 s)
@@ -374,25 +375,36 @@ class CecpProcess(EngineProcess):
               on_info: Optional[InfoCallback]) -> SearchResult:
         """Read the engine's answer (module step 6)."""
         answer = _Answer(lambda: _position(fen, moves))
-        while True:
-            got = self._transport.read(deadline)
-            if got is None:
-                return self._timed_out(answer, sent, start, timeout, on_info)
-            stamp, line = got
-            if line is None:
-                self._board = self._plays = None
-                raise self._transport.crash("while thinking")
-            if self._take(line, answer, sent, on_info):
-                if answer.move is not None:
-                    # A result claimed with the move comes right after it: read what comes within claim_grace
-                    # of the move (wall time only: the move's time is its arrival).
-                    end = max(stamp + self.claim_grace, 0.0)
-                    while answer.claim is None and not answer.resign:
-                        more = self._transport.read(end)
-                        if more is None or more[1] is None:
-                            break
-                        self._take(more[1], answer, sent, on_info)
-                return self._finish(answer, stamp - start)
+        try:
+            while True:
+                got = self._transport.read(deadline)
+                if got is None:
+                    late = self._move_now(answer, sent, start, on_info)
+                    what = "moved late, after `?`" if late is not None else "did not answer `?` either"
+                    raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
+                                        details=self._transport.context(), result=late)
+                stamp, line = got
+                if line is None:
+                    self._board = self._plays = None
+                    raise self._transport.crash("while thinking")
+                if self._take(line, answer, sent, on_info):
+                    if answer.move is not None:
+                        self._read_claim(answer, sent, stamp, on_info)
+                    return self._finish(answer, stamp - start)
+        except SearchInterrupted:
+            raise
+        except KeyboardInterrupt:
+            raise SearchInterrupted(self._move_now(answer, sent, start, on_info)) from None
+
+    def _read_claim(self, answer: "_Answer", sent: List[str], stamp: float, on_info: Optional[InfoCallback]) -> None:
+        """A result claimed with the move comes right after it: read what comes within claim_grace of the move
+        (wall time only: the move's time is its arrival)."""
+        end = max(stamp + self.claim_grace, 0.0)
+        while answer.claim is None and not answer.resign:
+            more = self._transport.read(end)
+            if more is None or more[1] is None:
+                break
+            self._take(more[1], answer, sent, on_info)
 
     def _take(self, line: str, answer: "_Answer", sent: List[str], on_info: Optional[InfoCallback]) -> bool:
         """One line of a search; True once it ended the search (a move, a resignation, a claim)."""
@@ -446,25 +458,18 @@ class CecpProcess(EngineProcess):
             claim=answer.claim[0] if answer.claim else None, note=answer.claim[1] if answer.claim else None,
         )
 
-    def _timed_out(self, answer: "_Answer", sent: List[str], start: float, timeout: float,
-                   on_info: Optional[InfoCallback]) -> SearchResult:
+    def _move_now(self, answer: "_Answer", sent: List[str], start: float,
+                  on_info: Optional[InfoCallback]) -> Optional[SearchResult]:
+        """Send `?` and read a late move for up to stop_grace seconds; start the engine's board over (from
+        `new`, after a ping) before the next command."""
         self._need_sync = True
-        late: Optional[SearchResult] = None
-        try:
-            self._send("?")
-            end = time.monotonic() + self.stop_grace
-            while True:
-                got = self._transport.read(end)
-                if got is None or got[1] is None:
-                    break
-                if self._take(got[1], answer, sent, on_info):
-                    late = self._finish(answer, got[0] - start)
-                    break
-        except EngineError:
-            pass
-        what = "moved late, after `?`" if late is not None else "did not answer `?` either"
-        raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
-                            details=self._transport.context(), result=late)
+
+        def take(got: Stamped) -> Optional[SearchResult]:
+            stamp, line = got
+            done = line is not None and self._take(line, answer, sent, on_info)
+            return self._finish(answer, stamp - start) if done else None
+
+        return self._collect_late(take)
 
 
 class _Answer:

@@ -1,7 +1,7 @@
 """What UCI and UCCI share on the wire, and the interface each dialect's codec fills in.
 
-A codec turns the client's requests into command lines and the engine's lines into values
-(:class:`~engine.search_types.PvLine`, :class:`~engine.client.values.BestMove`). Both dialects read and write
+A codec turns the client's requests into command lines and the engine's lines into values of
+engine.search_types (an ``info`` line a PvLine, a ``bestmove`` line the SearchResult it begins). Both dialects read and write
 ``position fen ... moves ...``, ``info`` and ``bestmove`` the same way; they differ in the handshake word, the
 option syntax, ``go`` and the new-game command (see :mod:`.uci` and :mod:`.ucci`).
 
@@ -15,8 +15,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..color import Color
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, Wdl
-from .values import BestMove
+from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
 
 _MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
 _NO_MOVE = {"(none)", "0000", "none", "null", "(null)"}
@@ -128,8 +127,10 @@ class Codec:
             return None
         return PvLine(**fields)  # type: ignore[arg-type]
 
-    def parse_bestmove(self, line: str) -> Optional[BestMove]:
-        """A `bestmove` or `nobestmove` line as a BestMove, else None."""
+    def parse_bestmove(self, line: str) -> Optional[SearchResult]:
+        """A `bestmove` or `nobestmove` line as the SearchResult it says (the move, ponder, resign, draw; the
+        move None for nobestmove, ``(none)`` or ``0000``; a string that is not a pair of squares passed
+        through unchanged, for the caller to find illegal), else None."""
         words = line.split()
         if not words or words[0] not in ("bestmove", "nobestmove"):
             return None
@@ -147,7 +148,7 @@ class Codec:
                     resign = True
                 elif token == "draw":
                     draw = True
-        return BestMove(self._move_or_none(best), self._move_or_none(ponder), resign, draw)
+        return SearchResult(self._move_or_none(best), self._move_or_none(ponder), resign=resign, offers_draw=draw)
 
     def _move_or_none(self, move: Optional[str]) -> Optional[str]:
         return None if move is None or move.lower() in _NO_MOVE else self.from_engine(move)

@@ -8,6 +8,15 @@
         ...
 
 ``str(error)`` is one line; ``details`` holds the last lines exchanged and the engine's last stderr lines.
+
+Ctrl-C while a search is waited for is not an engine's failure: ``go`` asks the engine to stop and raises
+:class:`SearchInterrupted`, a KeyboardInterrupt (so that whatever stops on Ctrl-C still stops) carrying the
+engine's answer to the request to stop:
+
+    try:
+        result = engine.play(position, limits)
+    except SearchInterrupted as exc:
+        result = exc.result             # what the engine had found (None: it did not answer in time)
 """
 from __future__ import annotations
 
@@ -50,3 +59,13 @@ class EngineOptionError(EngineError, ValueError):
     def __init__(self, message: str, option: str = "") -> None:
         super().__init__(message)
         self.option = option
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C came while a search was waited for. The engine was asked to stop; ``result`` is its answer (a
+    SearchResult), or None when none came within the grace (the process is then resynchronised before its
+    next command)."""
+
+    def __init__(self, result: Optional["SearchResult"] = None) -> None:
+        super().__init__()
+        self.result = result

@@ -1,15 +1,15 @@
 """One engine process spoken to in UCI or UCCI: handshake, options, games, searches with a deadline.
 
     cfg = EngineConfig("/usr/games/fairy-stockfish", proto="ucci")
-    with EngineProcess(cfg) as eng:            # a UciProcess; start() is called on entry, quit() on exit
+    with open_process(cfg) as eng:             # a UciProcess; start() is called on entry, quit() on exit
         eng.new_game()
         result = eng.go(START_FEN, ["h2e2"], Color.BLACK, SearchLimits(depth=5), timeout=30)
         result.bestmove                         # "h9g7" -- always ICCS with ranks 0..9
 
 Everything the two dialects say differently is the codec's (:mod:`.uci`, :mod:`.ucci`); the pipes are the
-transport's (:mod:`.transport`). What is left here is the conversation both dialects share: ``isready`` /
+transport's (:mod:`.transport`, a program; :mod:`.inprocess`, an engine on a thread). What is left here is the conversation both dialects share: ``isready`` /
 ``readyok`` after every change, ``stop`` when a search overruns and a resynchronisation before the next
-command, ``quit`` and then a kill.
+command (after Ctrl-C too), ``quit`` and then a kill.
 
 A process is used by one thread at a time. Every read has a deadline, so ``go`` waits exactly ``timeout``
 seconds.
@@ -17,18 +17,20 @@ seconds.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Type
 
 from ..color import Color
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, SearchResult
+from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
 from .base import EngineProcess, InfoCallback
 from .codec import Codec, parse_id, parse_option_name
-from .errors import EngineError, EngineProtocolError, EngineTimeout
+from .errors import EngineError, EngineProtocolError, EngineTimeout, SearchInterrupted
 from .options import parse_option_line
+from .transport import Stamped
 from .uci import UciCodec
 from .ucci import UcciCodec
-from .values import BestMove, EngineConfig
+from .values import EngineConfig
 
 CODECS: Dict[str, Type[Codec]] = {"uci": UciCodec, "ucci": UcciCodec}
 _BY_OK = {codec.ok: codec.name for codec in CODECS.values()}
@@ -37,7 +39,7 @@ __all__ = ["CODECS", "EngineProcess", "InfoCallback", "UciProcess"]
 
 
 class UciProcess(EngineProcess):
-    """An engine spoken to in UCI or UCCI (``auto``: whichever answers). Made by ``EngineProcess(config)``."""
+    """An engine spoken to in UCI or UCCI (``auto``: whichever answers). Made by ``open_process(config)``."""
 
     uci_probe_timeout = 2.0     # auto mode: how long to wait for `uciok` before trying `ucci`
 
@@ -203,7 +205,7 @@ class UciProcess(EngineProcess):
            on_info: Optional[InfoCallback] = None) -> SearchResult:
         """Search `fen` + `moves` (ICCS, ranks 0..9) for `side`, the side to move, whose clock `limits.time`
         is. Waits for the answer for up to `timeout` seconds; then sends stop and raises EngineTimeout (with
-        .result if stop was answered).
+        .result if stop was answered). Ctrl-C sends stop too, and raises SearchInterrupted (.result alike).
 
         `on_info` is called with every `info` line of this search that carries information (every MultiPV
         line); an exception it raises is ignored (the search goes on), except KeyboardInterrupt."""
@@ -216,18 +218,26 @@ class UciProcess(EngineProcess):
         sent = time.monotonic()
         deadline = sent + timeout
         main = _MainLine()
-        while True:
-            got = self._transport.read(deadline)
-            if got is None:
-                return self._timed_out(sent, timeout, main, on_info)
-            stamp, line = got
-            if line is None:
-                raise self._transport.crash(f"while thinking (go #{self._gos})")
-            best = self._take(line, main, on_info)
-            if best is not None:
-                return main.result(best, stamp - sent)
+        try:
+            while True:
+                got = self._transport.read(deadline)
+                if got is None:
+                    late = self._stop(sent, main, on_info)
+                    what = "answered stop late" if late is not None else "did not answer stop either"
+                    raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
+                                        details=self._transport.context(), result=late)
+                stamp, line = got
+                if line is None:
+                    raise self._transport.crash(f"while thinking (go #{self._gos})")
+                best = self._take(line, main, on_info)
+                if best is not None:
+                    return main.result(best, stamp - sent)
+        except SearchInterrupted:
+            raise
+        except KeyboardInterrupt:
+            raise SearchInterrupted(self._stop(sent, main, on_info)) from None
 
-    def _take(self, line: str, main: "_MainLine", on_info: Optional[InfoCallback]) -> Optional[BestMove]:
+    def _take(self, line: str, main: "_MainLine", on_info: Optional[InfoCallback]) -> Optional[SearchResult]:
         """Read one line of a search: an `info` goes to `main` and `on_info`; a `bestmove` is returned."""
         assert self.codec is not None
         info = self.codec.parse_info(line)
@@ -241,30 +251,19 @@ class UciProcess(EngineProcess):
             return None
         return self.codec.parse_bestmove(line)
 
-    def _timed_out(self, sent: float, timeout: float, main: "_MainLine",
-                   on_info: Optional[InfoCallback]) -> SearchResult:
+    def _stop(self, sent: float, main: "_MainLine", on_info: Optional[InfoCallback]) -> Optional[SearchResult]:
+        """Send stop and read its answer for up to stop_grace seconds; resynchronise before the next command."""
         self._stale = self._need_sync = True
-        late: Optional[SearchResult] = None
-        try:
-            self._send("stop")
-            end = time.monotonic() + self.stop_grace
-            while True:
-                got = self._transport.read(end)
-                if got is None:
-                    break
-                stamp, line = got
-                if line is None:
-                    break
-                best = self._take(line, main, on_info)
-                if best is not None:
-                    late = main.result(best, stamp - sent)
-                    self._stale = False
-                    break
-        except EngineError:
-            pass
-        what = "answered stop late" if late is not None else "did not answer stop either"
-        raise EngineTimeout(f"{self.name} gave no move within {timeout:g} s and {what}",
-                            details=self._transport.context(), result=late)
+
+        def take(got: Stamped) -> Optional[SearchResult]:
+            stamp, line = got
+            best = self._take(line, main, on_info) if line is not None else None
+            return None if best is None else main.result(best, stamp - sent)
+
+        late = self._collect_late(take)
+        if late is not None:
+            self._stale = False
+        return late
 
     # -- shutdown ----------------------------------------------------------------------------------
     def _quit_lines(self) -> List[str]:
@@ -273,10 +272,12 @@ class UciProcess(EngineProcess):
 
 class _MainLine:
     """What a SearchResult reports besides the move: the latest multipv-1 information of one search. Nodes
-    come from any such line (UCCI prints them on a line of their own); depth and PV from a line with a score."""
+    come from any such line (UCCI prints them on a line of their own); depth, chances and PV from a line with
+    a score."""
 
     def __init__(self) -> None:
         self.score: Optional[Score] = None
+        self.wdl: Optional[Wdl] = None
         self.depth: Optional[int] = None
         self.nodes: Optional[int] = None
         self.pv: tuple[str, ...] = ()
@@ -287,13 +288,13 @@ class _MainLine:
         if info.nodes is not None:
             self.nodes = info.nodes
         if info.score is not None:
-            self.score = info.score
+            self.score, self.wdl = info.score, info.wdl
             if info.depth is not None:
                 self.depth = info.depth
             if info.pv:
                 self.pv = info.pv
 
-    def result(self, best: BestMove, elapsed: float) -> SearchResult:
-        return SearchResult(bestmove=best.move, ponder=best.ponder, score=self.score, depth=self.depth,
-                            nodes=self.nodes, pv=self.pv, time_ms=max(0.0, elapsed) * 1000,
-                            resign=best.resign, offers_draw=best.offers_draw)
+    def result(self, best: SearchResult, elapsed: float) -> SearchResult:
+        """The `bestmove` line's result with the main line's figures and the time since the `go`."""
+        return replace(best, score=self.score, wdl=self.wdl, depth=self.depth, nodes=self.nodes, pv=self.pv,
+                       time_ms=max(0.0, elapsed) * 1000)

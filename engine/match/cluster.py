@@ -23,7 +23,7 @@ import threading
 import uuid
 from typing import Callable, Optional
 
-from ..client import EngineConfig, EngineError, EngineProcess
+from ..client import EngineConfig, EngineError, open_process
 from ..cluster import ClusterError, Collector, PerThread, connect, describe
 from .record import GameRecord
 from .table import GameRules, GameTable, Job
@@ -114,7 +114,7 @@ async def _try_engines(configs: list[EngineConfig]) -> list[tuple[str, Optional[
 def _try_engines_now(configs: list[EngineConfig]) -> list[tuple[str, Optional[str]]]:
     answers = []
     for config in configs:
-        process = EngineProcess(config)
+        process = open_process(config)
         try:
             process.start()
             answers.append((process.name, None))

@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..client import EngineConfig, EngineError, EngineProcess
+from ..client import EngineConfig, EngineError, EngineProcess, open_process
 from ..color import Color
 from .endings import PROCESS_FAULTS, MatchTermination, Verdict
 from .game import Player, play_game
@@ -88,7 +88,7 @@ class GameTable:
             if process is None or not process.alive:
                 if process is not None:
                     process.quit()
-                process = self._processes[index] = EngineProcess(self.rules.engines[index].config)
+                process = self._processes[index] = open_process(self.rules.engines[index].config)
                 process.start()
             process.new_game()
         except EngineError:

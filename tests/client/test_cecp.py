@@ -13,7 +13,7 @@ import pytest
 from support import FSF, MAXQI, ROOT, SJAAK, needs_fsf, needs_maxqi, needs_sjaak
 from engine import START_FEN, Position
 from engine.client import (EngineConfig, EngineCrashed, EngineOptionError, EngineProcess, EngineProtocolError,
-                           EngineTimeout)
+                           EngineTimeout, open_process)
 from engine.client.cecp import CecpProcess
 from engine.client.cecp_codec import (is_refusal, level_line, parse_claim, parse_features, parse_move_line,
                                       parse_thinking, pv_tokens, st_line, xboard_to_score)
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def fake(*flags: str, **kw) -> EngineProcess:
-    return EngineProcess(EngineConfig(shlex.join([sys.executable, str(FAKE), *flags]), proto="xboard", **kw))
+    return open_process(EngineConfig(shlex.join([sys.executable, str(FAKE), *flags]), proto="xboard", **kw))
 
 
 CLOCK = SearchLimits(time=3000, opp_time=2900, increment=100, opp_increment=100)
@@ -299,7 +299,7 @@ def test_jiangjun_in_xboard_mode():
     with tempfile.TemporaryDirectory() as workdir:
         config = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="cecp", workdir=workdir,
                               options={"Hash": "16"})
-        with EngineProcess(config) as engine:
+        with open_process(config) as engine:
             assert engine.id_name.startswith("jiangjun") and engine.rank_base == 0
             assert engine.options_set == {"OwnBook": "false", "memory": "16"}
             engine.new_game()
@@ -311,7 +311,7 @@ def test_jiangjun_in_xboard_mode():
 @pytest.mark.slow
 @needs_maxqi
 def test_maxqi():
-    with EngineProcess(EngineConfig(MAXQI, proto="xboard")) as engine:
+    with open_process(EngineConfig(MAXQI, proto="xboard")) as engine:
         assert engine.name.startswith("MaxQi") and engine.rank_base == 0
         assert engine.features.get("setboard") == "0"
         engine.new_game()
@@ -323,7 +323,7 @@ def test_maxqi():
 @pytest.mark.slow
 @needs_sjaak
 def test_sjaak_ii_and_its_pv_in_san(sjaak_home):
-    with EngineProcess(EngineConfig(SJAAK, proto="xboard", options={"MultiPV": "1"})) as engine:
+    with open_process(EngineConfig(SJAAK, proto="xboard", options={"MultiPV": "1"})) as engine:
         assert engine.name.startswith("Sjaak II") and engine.rank_base == 0
         assert engine.declared["multipv"].maximum == 256
         engine.new_game()
@@ -341,7 +341,7 @@ def test_sjaak_ii_and_its_pv_in_san(sjaak_home):
 @pytest.mark.slow
 @needs_fsf
 def test_fairy_stockfish_in_xboard_mode():
-    with EngineProcess(EngineConfig(FSF, proto="xboard", options={"Threads": "1", "Hash": "16"})) as engine:
+    with open_process(EngineConfig(FSF, proto="xboard", options={"Threads": "1", "Hash": "16"})) as engine:
         assert "Fairy-Stockfish" in engine.name and engine.rank_base == 0
         assert engine.options_set == {"cores": "1", "memory": "16"}     # XBoard's commands, not options
         engine.new_game()

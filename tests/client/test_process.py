@@ -11,7 +11,7 @@ import pytest
 
 from engine import START_FEN, Position
 from engine.client import (EngineConfig, EngineCrashed, EngineProcess, EngineProtocolError, EngineTimeout, UcciCodec,
-                           UciCodec)
+                           UciCodec, open_process)
 from engine.color import Color
 from engine.search_types import PvLine, SearchLimits, Wdl
 from engine.client.codec import parse_id, parse_option_name
@@ -64,7 +64,7 @@ def play(engine: EngineProcess, plies: int, limits: SearchLimits = SearchLimits(
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_fake_plays_legal_moves(proto, tmp_path):
     log = tmp_path / "received.txt"
-    engine = EngineProcess(fake("random_mover.py", "--log", str(log), proto=proto, options={"Hash": "32"}))
+    engine = open_process(fake("random_mover.py", "--log", str(log), proto=proto, options={"Hash": "32"}))
     engine.start()
     try:
         assert engine.protocol == proto and engine.alive
@@ -90,14 +90,14 @@ def test_fake_plays_legal_moves(proto, tmp_path):
 
 @pytest.mark.slow
 def test_auto_detection(tmp_path):
-    with EngineProcess(fake("random_mover.py")) as engine:
+    with open_process(fake("random_mover.py")) as engine:
         assert engine.protocol == "uci"
     # exits on anything but `ucci`, like ElephantEye: restarted and spoken to in UCCI
-    with EngineProcess(fake("random_mover.py", "--ucci-only", "--name", "Elephant")) as engine:
+    with open_process(fake("random_mover.py", "--ucci-only", "--name", "Elephant")) as engine:
         assert engine.protocol == "ucci" and engine.name == "Elephant"
         play(engine, 2)
     # ignores `uci` silently: `ucci` follows on the same process after the probe time
-    engine = EngineProcess(fake("random_mover.py", "--silent-uci"))
+    engine = open_process(fake("random_mover.py", "--silent-uci"))
     engine.uci_probe_timeout = 0.3
     with engine:
         assert engine.protocol == "ucci"
@@ -109,10 +109,10 @@ def test_clock_commands_reach_the_engine(tmp_path):
     log = tmp_path / "received.txt"
     red = SearchLimits(time=60000, increment=1000, opp_time=59000.7, opp_increment=1000)
     black = SearchLimits(time=59000.7, increment=1000, opp_time=60000, opp_increment=1000)
-    with EngineProcess(fake("random_mover.py", "--log", str(log), proto="uci")) as engine:
+    with open_process(fake("random_mover.py", "--log", str(log), proto="uci")) as engine:
         engine.go(START_FEN, [], "red", red, timeout=5)
         engine.go(START_FEN, ["h2e2"], "black", SearchLimits(movetime=250), timeout=5)
-    with EngineProcess(fake("random_mover.py", "--log", str(log), "--no-millisec", proto="ucci")) as engine:
+    with open_process(fake("random_mover.py", "--log", str(log), "--no-millisec", proto="ucci")) as engine:
         assert not engine.codec.millisec
         engine.go(START_FEN, ["h2e2"], "black", black, timeout=5)
     sent = log.read_text().splitlines()
@@ -174,12 +174,12 @@ def test_rank_conversion_and_output_parsing():
         ("h0g2", "i9h9", 21, 5, 5123456, ("h0g2", "i9h9"))
     assert result.offers_draw and not result.resign and result.time_ms == 500
     assert ucci.parse_bestmove("bestmove c3c4 resign").resign
-    assert ucci.parse_bestmove("nobestmove").move is None
+    assert ucci.parse_bestmove("nobestmove").bestmove is None
     info = main_line("info depth 9 score mate -3 nodes 10 pv a0a1")
     assert (info.score.mate, info.score.cp) == (-3, None)
     for none in ("bestmove (none)", "bestmove 0000", "bestmove"):
-        assert ucci.parse_bestmove(none).move is None
-    assert ucci.parse_bestmove("bestmove xyz").move == "xyz"   # passed on: illegal for the caller
+        assert ucci.parse_bestmove(none).bestmove is None
+    assert ucci.parse_bestmove("bestmove xyz").bestmove == "xyz"   # passed on: illegal for the caller
 
 
 def test_info_lines_become_values():
@@ -237,7 +237,7 @@ def test_option_and_handshake_syntax():
 @pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_illegal_mover(proto):
-    with EngineProcess(fake("illegal_mover.py", proto=proto)) as engine:
+    with open_process(fake("illegal_mover.py", proto=proto)) as engine:
         position, moves = play(engine, 1)
         answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(depth=1), timeout=5)
         assert answer.bestmove is not None and not position.is_legal(answer.bestmove)
@@ -245,7 +245,7 @@ def test_illegal_mover(proto):
 
 @pytest.mark.slow
 def test_crasher():
-    with EngineProcess(fake("crasher.py")) as engine:
+    with open_process(fake("crasher.py")) as engine:
         play(engine, 1)
         with pytest.raises(EngineCrashed) as caught:
             engine.go(START_FEN, [], "red", SearchLimits(depth=1), timeout=5)
@@ -259,7 +259,7 @@ def test_crasher():
 
 @pytest.mark.slow
 def test_hanger_times_out_and_is_killed():
-    engine = EngineProcess(fake("hanger.py", "--stderr"))
+    engine = open_process(fake("hanger.py", "--stderr"))
     engine.start()
     play(engine, 1)
     begin = time.monotonic()
@@ -279,12 +279,12 @@ def test_hanger_times_out_and_is_killed():
 @pytest.mark.slow
 def test_slowpoke_overruns_then_resynchronises():
     clocks = SearchLimits(time=300, opp_time=300)
-    with EngineProcess(fake("slowpoke.py", "--at", "2", "--seed", "5")) as engine:
+    with open_process(fake("slowpoke.py", "--at", "2", "--seed", "5")) as engine:
         play(engine, 1)
         answer = engine.go(START_FEN, [], "red", clocks, timeout=5)     # sleeps 0.7 s, then moves
         assert answer.bestmove in Position().legal_moves()
         assert answer.time_ms / 1000 > 0.6
-    with EngineProcess(fake("slowpoke.py", "--at", "1", proto="ucci")) as engine:
+    with open_process(fake("slowpoke.py", "--at", "1", proto="ucci")) as engine:
         engine.stop_grace = 1.5                                          # room for a slow machine
         with pytest.raises(EngineTimeout) as caught:
             engine.go(START_FEN, [], "red", clocks, timeout=0.4)          # answers 0.3 s after the stop
@@ -297,7 +297,7 @@ def test_slowpoke_overruns_then_resynchronises():
 @pytest.mark.slow
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_none_mover(proto):
-    with EngineProcess(fake("none_mover.py", proto=proto)) as engine:
+    with open_process(fake("none_mover.py", proto=proto)) as engine:
         position, moves = play(engine, 1)
         answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(depth=1), timeout=5)
         assert answer.bestmove is None and answer.ponder is None
@@ -307,11 +307,11 @@ def test_none_mover(proto):
 @pytest.mark.slow
 def test_start_failures():
     with pytest.raises(EngineCrashed):
-        EngineProcess(EngineConfig("/nonexistent/engine")).start()
+        open_process(EngineConfig("/nonexistent/engine")).start()
     quitter = EngineConfig(shlex.join([sys.executable, "-c", "pass"]), proto="uci")
     with pytest.raises(EngineCrashed):
-        EngineProcess(quitter).start()
-    silent = EngineProcess(EngineConfig(shlex.join([sys.executable, "-c", "import time; time.sleep(60)"]),
+        open_process(quitter).start()
+    silent = open_process(EngineConfig(shlex.join([sys.executable, "-c", "import time; time.sleep(60)"]),
                                         proto="ucci"))
     begin = time.monotonic()
     with pytest.raises(EngineTimeout):
@@ -321,7 +321,7 @@ def test_start_failures():
     chatter = EngineConfig(shlex.join([sys.executable, "-c", "import time; print('hello', flush=True); "
                                        "time.sleep(60)"]), proto="uci")
     with pytest.raises(EngineProtocolError):
-        EngineProcess(chatter).start(timeout=0.5)
+        open_process(chatter).start(timeout=0.5)
 
 
 # -- Fairy-Stockfish -----------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ def test_start_failures():
 @needs_fsf
 @pytest.mark.parametrize("proto", ["ucci", "uci"])
 def test_fairy_stockfish(proto):
-    with EngineProcess(EngineConfig(FSF, proto=proto, options={"Threads": "1"})) as engine:
+    with open_process(EngineConfig(FSF, proto=proto, options={"Threads": "1"})) as engine:
         assert engine.protocol == proto and "Fairy-Stockfish" in engine.name
         assert engine.codec.rank_base == (1 if proto == "uci" else 0)
         engine.new_game()
@@ -351,7 +351,7 @@ def test_fairy_stockfish(proto):
 @pytest.mark.slow
 @needs_fsf
 def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
-    with EngineProcess(EngineConfig(FSF)) as engine:
+    with open_process(EngineConfig(FSF)) as engine:
         assert engine.protocol == "uci" and engine.codec.rank_base == 1
         assert any(line == "> setoption name UCI_Variant value xiangqi" for line in engine.log)
         position, _ = play(engine, 2, SearchLimits(depth=2))
@@ -360,7 +360,7 @@ def test_fairy_stockfish_auto_is_uci_with_ranks_from_one():
 @pytest.mark.slow
 @needs_fsf
 def test_every_multipv_line_reaches_on_info():
-    with EngineProcess(EngineConfig(FSF, proto="uci")) as engine:
+    with open_process(EngineConfig(FSF, proto="uci")) as engine:
         engine.set_option(engine.option_name("multipv"), "3")
         seen = []
         answer = engine.go(START_FEN, [], "red", SearchLimits(depth=4), timeout=10, on_info=seen.append)
