@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from support import DATA, FAKES, engine_env
+from support import DATA, FAKES
+from support.web import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, chromium_installed, serve as run_server
 
 pytestmark = pytest.mark.slow
 
@@ -26,12 +26,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 from engine import Position  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-WAIT_MS = 20_000
-
-if not os.access(CHROMIUM, os.X_OK):
+if not chromium_installed():
     pytest.skip(f"chromium is not installed ({CHROMIUM}: apt-get install chromium)", allow_module_level=True)
 
 
@@ -58,34 +53,6 @@ def fairy_server(tmp_path_factory):
     if not os.access(FAIRY_STOCKFISH, os.X_OK):
         pytest.skip("fairy-stockfish is not installed")
     yield from run_server(tmp_path_factory.mktemp("web-fairy"), "--engine", FAIRY_STOCKFISH, "proto=uci")
-
-
-def run_server(workdir: Path, *options: str):
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--port", "0", "--no-browser", *options],
-                            cwd=workdir, env=engine_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
-    try:
-        url = None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            found = re.search(r"serving (http://\S+)", line)
-            if found:
-                url = found.group(1)
-                break
-        if url is None:
-            proc.kill()
-            pytest.fail(f"jiangjun web did not start: {proc.stdout.read()}")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,17 @@ function svgEl(name, attrs, parent) {
   return el;
 }
 
+// A piece's character as a path (pieces.js: the outlines of the shipped Kai font), so that the board reads
+// on a machine without a Chinese font. `em` is the size of the character's em square in board units; a thin
+// stroke of the same colour makes the letter bold.
+const PIECE_EM = 25;
+function drawGlyph(parent, piece, x, y, em, colour) {
+  const scale = em / GLYPH_EM;
+  return svgEl("path", { class: "glyph", d: PIECE_GLYPHS[PIECE_CHARS[piece]], fill: colour, stroke: colour,
+                         "stroke-width": 0.9 / scale, "stroke-linejoin": "round",
+                         transform: `translate(${x} ${y}) scale(${scale})` }, parent);
+}
+
 function piecesOfFen(fen) {
   const pieces = {};
   const rows = fen.split(" ")[0].split("/");
@@ -131,9 +142,7 @@ class Board {
       const pg = svgEl("g", { class: "piece" }, g);
       svgEl("circle", { cx: x, cy: y, r: 22, fill: COLOURS.piece, stroke: colour, "stroke-width": 2.5 }, pg);
       svgEl("circle", { cx: x, cy: y, r: 18, fill: "none", stroke: colour, "stroke-width": 1 }, pg);
-      const text = svgEl("text", { x, y, "font-size": 25, "font-weight": "bold", "text-anchor": "middle",
-                                   "dominant-baseline": "central", fill: colour }, pg);
-      text.textContent = PIECE_CHARS[piece];
+      drawGlyph(pg, piece, x, y, PIECE_EM, colour);
     }
     if (square === this.check) {
       g.classList.add("check");
@@ -199,9 +208,7 @@ class Board {
       const colour = piece === piece.toUpperCase() ? COLOURS.red : COLOURS.black;
       drag.ghost = svgEl("g", { class: "ghost", "pointer-events": "none" }, this.svg);
       svgEl("circle", { r: 24, fill: COLOURS.piece, stroke: colour, "stroke-width": 2.5 }, drag.ghost);
-      const text = svgEl("text", { "font-size": 27, "font-weight": "bold", "text-anchor": "middle",
-                                   "dominant-baseline": "central", fill: colour }, drag.ghost);
-      text.textContent = PIECE_CHARS[piece];
+      drawGlyph(drag.ghost, piece, 0, 0, PIECE_EM * 1.08, colour);
     }
     drag.ghost.setAttribute("transform", `translate(${px} ${py})`);
   }
