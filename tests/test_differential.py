@@ -570,6 +570,7 @@ def fsf():
     engine.close()
 
 
+@pytest.mark.slow
 def test_fsf_binary_every_position(corpus: Corpus, fsf: FairyStockfish) -> None:
     failures, seen = Failures(), 0
     for line in corpus.lines:

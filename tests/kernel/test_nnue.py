@@ -545,6 +545,7 @@ def search_lines(eng: EngineDriver, go: str) -> tuple[list[str], str]:
     return infos, lines[-1]
 
 
+@pytest.mark.slow
 def test_uci_a_bad_eval_file_is_reported_and_the_engine_plays_on(tmp_path):
     bad = tmp_path / "bad.jjnn"
     bad.write_bytes(b"not a network")
@@ -562,6 +563,7 @@ def test_uci_a_bad_eval_file_is_reported_and_the_engine_plays_on(tmp_path):
         assert infos == shipped and answer.split()[1] in Position().legal_moves()   # the network stayed
 
 
+@pytest.mark.slow
 def test_uci_a_good_eval_file_changes_the_evaluation(net_file):
     after_h2e2 = Position()
     after_h2e2.push("h2e2")
@@ -585,6 +587,7 @@ def test_uci_a_good_eval_file_changes_the_evaluation(net_file):
         assert again == hce
 
 
+@pytest.mark.slow
 def test_ucci_evalfile_and_usennue(net_file, tmp_path):
     after_h2e2 = Position()
     after_h2e2.push("h2e2")

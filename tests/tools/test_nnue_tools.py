@@ -260,6 +260,7 @@ def run_teachers_outside_the_checkout(tmp_path, monkeypatch) -> None:
         monkeypatch.setenv(name, value)
 
 
+@pytest.mark.slow
 def test_selfplay_generator_with_a_teacher_engine(tmp_path, monkeypatch):
     # The teacher is any UCI engine; here this engine itself as a subprocess, to a fixed depth.
     import gen_nnue_data
@@ -538,6 +539,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow
 def test_a_teacher_that_dies_abandons_its_game_and_is_started_again(tmp_path, monkeypatch, capsys):
     import gen_nnue_data
 
