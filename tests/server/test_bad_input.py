@@ -156,11 +156,9 @@ def test_bad_ucci_lines(ucci_engine, line):
                                             "100KB-x", "100KB-position"])
 def test_binary_junk_and_long_lines(eng, data):
     eng.send(SETUP)
-    started = time.monotonic()
     eng.send(data)
-    lines = check_kept(eng)
+    lines = check_kept(eng)                   # answered within its ping's timeout: the junk did not stall it
     assert any(text.startswith("info string ") for text in lines)
-    assert time.monotonic() - started < 2
 
 
 @pytest.mark.parametrize("data", SILENT, ids=["empty", "spaces", "tab", "cr", "space-cr"])
@@ -190,9 +188,9 @@ def test_usemillisec_survives_a_bad_value():
         eng.send("setoption usemillisec true")
         eng.send("setoption usemillisec maybe")
         assert len(eng.info_strings(eng.ping())) == 1
-        sent = eng.send("go time 30 increment 0")     # still ms: answer at once
-        _, when = eng.expect("bestmove", timeout=5)
-        assert when - sent < 0.2
+        # Still ms: 600 ms, an answer at once (read as seconds, the engine would think for some 20 s).
+        eng.send("go time 600 increment 0")
+        eng.read_until("bestmove", timeout=5)
 
 
 @pytest.mark.parametrize("dialect", ["uci", "ucci"])

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine import Position, _core
-from support.driver import (MATE_IN_ONE_FEN, MOVE, REQUIRED_FEATURES, THINKING, XBOARD_START, Cecp,
+from support.driver import (MATE_IN_ONE_FEN, REQUIRED_FEATURES, THINKING, XBOARD_START, Cecp,
                             EngineDriver, mates_in_one, start_cecp as start)
 
 @pytest.fixture
@@ -28,9 +28,8 @@ def thinking(lines: list[str]) -> list[re.Match]:
 def test_handshake_lists_the_features_and_the_options():
     with EngineDriver() as eng:
         eng.send("xboard")
-        sent = eng.send("protover 2")
+        eng.send("protover 2")
         lines = eng.read_until("feature done=1", timeout=5)
-        assert eng.last_when - sent < 1.0
         assert all(line.startswith("feature ") for line in lines), lines
         assert all(line == line.strip() for line in lines), "no trailing spaces"
         text = " ".join(lines)
@@ -123,19 +122,17 @@ def test_move_now_and_ping_while_thinking(xb):
     xb.send("st 60", "post", "force", "go")
     time.sleep(0.5)
     xb.pings += 1
-    sent = xb.send("?", f"ping {xb.pings}")
-    move, _ = xb.move(timeout=3)
-    assert time.monotonic() - sent < 3
+    xb.send("?", f"ping {xb.pings}")
+    move, _ = xb.move(timeout=5)           # long before its minute
     # The pong comes after the move, never before.
     assert xb.eng.read_until(f"pong {xb.pings}", 2)[-1] == f"pong {xb.pings}"
     assert move in Position().legal_moves()
 
 
 @pytest.mark.slow
-def test_ping_while_idle_is_answered_at_once(xb):
-    sent = xb.eng.send("ping 77")
-    xb.eng.expect("pong 77", timeout=1)
-    assert xb.eng.last_when - sent < 0.5
+def test_ping_while_idle_is_answered(xb):
+    xb.eng.send("ping 77")
+    assert xb.eng.read_until("pong 77", timeout=5) == ["pong 77"]
 
 
 @pytest.mark.slow
@@ -255,28 +252,30 @@ def test_go_on_a_finished_game_claims_at_once(xb):
 # -- time -------------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_time_is_read_in_centiseconds(xb):
-    xb.send("level 0 1 0", "time 50", "otim 6000")   # half a second left of a 1-minute game
-    sent = xb.send("usermove h2e2")
-    xb.move(timeout=5)
-    assert time.monotonic() - sent < 0.5
+    # 10 s left of a 10-minute game: a move within the timeout (read as seconds, 1,000 s would have it
+    # think for half a minute). The units themselves: test_cecp_codec.py.
+    xb.send("level 0 10 0", "time 1000", "otim 60000")
+    xb.send("usermove h2e2")
+    xb.move(timeout=10)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("base", ["0:02", "0.0333"])
 def test_level_base_in_minutes_or_min_sec(xb, base):
     xb.send(f"level 0 {base} 0")          # 2 s for the game, no `time` sent: the base is the clock
-    sent = xb.send("usermove h2e2")
+    xb.send("usermove h2e2")
     xb.move(timeout=5)
-    assert time.monotonic() - sent < 0.5
 
 
 @pytest.mark.slow
 def test_st_is_seconds_per_move(xb):
     xb.send("st 0.5", "post")
-    sent = xb.send("usermove h2e2")
-    _, lines = xb.move(timeout=5)
-    took = time.monotonic() - sent
-    assert 0.2 < took < 1.5, took
+    xb.send("usermove h2e2")
+    xb.move(timeout=5)                     # ended by its time, without a `?`
+    xb.send("new", "st 60", "post", "usermove h2e2")
+    assert not any(line.startswith("move ") for line in xb.eng.collect(0.3)), "a minute, not 60 ms"
+    xb.send("?")
+    xb.move(timeout=5)
 
 
 @pytest.mark.slow
@@ -291,22 +290,19 @@ def test_sd_limits_the_depth_and_new_removes_it(xb):
 
 @pytest.mark.slow
 def test_moves_per_session_control_is_played_through_a_session_change(xb):
-    # `level 4 0:02 0`: 4 moves in 2 s, then 2 s more. Each move gets a share of what is left, the last
-    # of a session most of it; the clock is simulated here from the time each answer takes.
-    # The opponent's replies come from a shallow search of our own, so that the game lasts.
+    # `level 4 0:02 0`: 4 moves in 2 s, then 2 s more. The engine plays six moves through the change of
+    # session, each on its own (XBoard sends a second left: the clock's bookkeeping is the GUI's). The
+    # shares of the session: test_cecp_codec.py; how much of a real clock the moves use:
+    # benchmarks/protocol_latency.py. The opponent's replies come from a shallow search of our own.
     xb.send("level 4 0:02 0", "force")
     position = Position()
     opponent = _core.Searcher(1, 1)
-    clock = 2000.0
     reply = None
-    for number in range(1, 7):
-        xb.send(f"time {int(clock // 10)}", "otim 200")
-        sent = xb.send("go") if reply is None else xb.send(f"usermove {reply}")
+    for _ in range(6):
+        xb.send("time 100", "otim 200")
+        xb.send("go" if reply is None else f"usermove {reply}")
         move, _ = xb.move(timeout=5)
-        clock -= (time.monotonic() - sent) * 1000
-        assert clock > 0, f"move {number} ran the clock out"
-        if number % 4 == 0:
-            clock += 2000
+        assert move in position.legal_moves()
         position.push(move)
         reply = opponent.search(position.kernel_board, depth=3).bestmove
         position.push(reply)
@@ -444,9 +440,8 @@ def test_quit_while_thinking_exits_promptly():
     driver, cecp = start()
     cecp.send("st 60", "usermove h2e2")
     time.sleep(0.3)
-    sent = driver.send("quit")
-    status = driver.proc.wait(5)
-    assert status == 0 and time.monotonic() - sent < 3
+    driver.send("quit")
+    assert driver.proc.wait(5) == 0        # the minute's search does not keep it alive
     driver.close()
     assert b"Traceback" not in driver.stderr
 

@@ -5,8 +5,6 @@ last position grew to millions of nodes in quiescence, with the history and tabl
 searches; depth 1 could not be stopped then, and the engine hung. The game is replayed as the match played
 it, one process throughout: every answer must come within the node limit's time.
 """
-from pathlib import Path
-
 import pytest
 
 from support.driver import EngineDriver

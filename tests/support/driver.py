@@ -1,28 +1,31 @@
 """A scripted dialogue with the engine as a subprocess (`python -m engine`): send lines, read lines with
-deadlines. Used by the protocol tests.
+deadlines. Used by the protocol tests (tests/server) and benchmarks/protocol_latency.py; the one place
+that knows how to start an engine process for a test and read its answers.
 
     with EngineDriver() as eng:
-        eng.send("uci")
-        lines = eng.read_until("uciok", timeout=1)
+        eng.handshake("uci")
         eng.send("go depth 3")
-        eng.expect("bestmove", timeout=5)
+        move = bestmove_of(eng.read_until("bestmove", timeout=5))
+
+The timeouts of the reads are guards against a hang, not claims about speed: a test never asserts how
+long an answer took (the latencies are measured by benchmarks/protocol_latency.py).
 
 The process runs in a temporary directory, so the installed package is what runs; when this checkout
-has a compiled extension, it is put first on PYTHONPATH instead.
+has a compiled extension, it is put first on PYTHONPATH instead. `ENGINE_COMMAND` and `fake_command`
+are the command lines of this engine and of the fake engines (tests/fake_engines) for engine.client.
 """
 from __future__ import annotations
 
-import os
 import queue
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Callable, Optional, Union
-from support import engine_env
+from support import FAKES, engine_env
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 # Black is checkmated (the Pikafish transcript's position).
@@ -30,7 +33,28 @@ MATED_FEN = "4k4/4R4/4P4/9/9/9/9/9/5R3/3K5 b - - 0 1"
 # Red mates in one: b0b9 checkmates; a8f8 leaves Black without a move (a loss too).
 MATE_IN_ONE_FEN = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
 
+#: `python -m engine` as a command line for engine.client (run it outside the checkout: support.engine_env).
+ENGINE_COMMAND = shlex.join([sys.executable, "-m", "engine"])
+
+_MOVE = r"[a-i]\d[a-i]\d"
+#: The answer to `go` in UCI and UCCI: the move, the move to ponder on, and (UCCI only) a draw offer.
+BESTMOVE = re.compile(rf"^bestmove ({_MOVE})(?: ponder ({_MOVE}))?( draw)?$")
+
 Match = Union[str, Callable[[str], bool]]
+
+
+def fake_command(script: str, *flags: str) -> str:
+    """The command line of a fake engine of tests/fake_engines (they import `engine`: run them under the
+    engine_pythonpath fixture)."""
+    return shlex.join([sys.executable, str(FAKES / script), *flags])
+
+
+def bestmove_of(lines: list[str], draw: bool = False) -> str:
+    """The move of the last line, which must be a `bestmove` line; with a draw offer only if `draw` (UCCI's
+    answer to `go draw` or `ponderhit draw` may carry one)."""
+    match = BESTMOVE.match(lines[-1])
+    assert match and (draw or not match.group(3)), lines[-1]
+    return match.group(1)
 
 
 def _matcher(match: Match) -> Callable[[str], bool]:
@@ -149,10 +173,15 @@ class EngineDriver:
                 return lines
             lines.append(line)
 
-    def handshake(self, dialect: str = "uci") -> list[str]:
-        """Send `uci` or `ucci` and read to `uciok` / `ucciok`."""
+    def handshake(self, dialect: str = "uci", book: bool = True) -> list[str]:
+        """Send `uci` or `ucci` and read to `uciok` / `ucciok`: the lines. Without `book`, the opening book
+        is turned off too (for the tests of the search), and its answer read."""
         self.send(dialect)
-        return self.read_until(f"{dialect}ok", timeout=5)
+        lines = self.read_until(f"{dialect}ok", timeout=5)
+        if not book:
+            self.send("setoption name OwnBook value false" if dialect == "uci" else "setoption usebook false")
+            self.ping()
+        return lines
 
     def ping(self, timeout: float = 2.0) -> list[str]:
         """`isready` -> `readyok`: the lines that came before it (so it also flushes pending output)."""
