@@ -27,14 +27,17 @@ from __future__ import annotations
 
 import re
 from html import escape
-from typing import Dict, Iterator, List, Optional, Union
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Union
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN
 from ..position import Position
 from ..squares import FILES
-from .game import RESULTS, Game, GameFileError, PgnError, start_position
+from .game import RESULTS, Game, GameFileError, start_position
 from .source import codec_for, decodings
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 ROOT_TAG = "ChineseChessRecord"
 #: The Head's elements in the order CCBridge writes them. Each is read into the tag of the same name, but
@@ -78,20 +81,11 @@ def _square(value: str, offset: int) -> str:
 
 
 def read_game(data: Union[str, bytes], encoding: Optional[str] = None, label: Optional[str] = None) -> Game:
-    """The game of a CBF file (its bytes or text). Raises GameFileError for XML that does not parse, a
-    missing part, a bad move value or an illegal move (naming its move number)."""
-    import xml.etree.ElementTree as ElementTree   # here: the XML parser is a fair part of engine.pgn's import
-
-    text = _DECLARATION.sub("", _text(data, encoding, label).lstrip("\ufeff"), count=1)
-    where = {"source": label, "game_number": 1}
-    if "<!ENTITY" in text:
-        raise GameFileError("the XML declares entities, which a CBF file never does: not read", **where)
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as exc:
-        raise GameFileError(f"the XML does not parse: {exc}", **where) from None
-    if root.tag != ROOT_TAG:
-        raise GameFileError(f"the XML's root is <{root.tag}>, not <{ROOT_TAG}>: not a CBF file", **where)
+    """The game of a CBF file (its bytes or text), as much of it as reads: an invalid FEN in the Head (the
+    game then has no move), a bad move value or an illegal move (the moves before it kept) is in the
+    game's ``errors``, naming the move number. Raises GameFileError for XML that does not parse or is no
+    CBF file."""
+    root = _root(data, encoding, label)
     head = root.find("Head")
     headers: Dict[str, str] = {}
     fen = START_FEN
@@ -107,44 +101,65 @@ def read_game(data: Union[str, bytes], encoding: Optional[str] = None, label: Op
                 result = _RESULTS.get(value, "*")
             elif element.tag not in _CODES:
                 headers[PGN_TAGS.get(element.tag, element.tag)] = value
-    event = headers.get("Event") or headers.get("Title")
-    where["event"] = event
-    try:
-        position = Position(fen)
-    except InvalidFenError as exc:
-        raise GameFileError(f"invalid FEN {fen!r} in the Head: {exc}", **where) from None
-    if position.fen() != START_FEN:
-        headers["FEN"] = position.fen()
     if result != "*":
         headers["Result"] = result
     game = Game(headers=headers, result=result, number=1)
     move_list = root.find("MoveList")
-    elements = move_list.findall("Move") if move_list is not None else []
-    for element in elements[1:]:          # the first is the start position
+    _read_moves(game, fen, move_list.findall("Move") if move_list is not None else [])
+    game.locate_errors(source=label, game_number=1, event=headers.get("Event") or headers.get("Title"))
+    return game
+
+
+def _root(data: Union[str, bytes], encoding: Optional[str], label: Optional[str]) -> "Element":
+    """The XML's root element, a ``ChineseChessRecord``; GameFileError otherwise."""
+    import xml.etree.ElementTree as ElementTree   # here: the XML parser is a fair part of engine.pgn's import
+
+    text = _DECLARATION.sub("", _text(data, encoding, label).lstrip("\ufeff"), count=1)
+    where = {"source": label, "game_number": 1}
+    if "<!ENTITY" in text:
+        raise GameFileError("the XML declares entities, which a CBF file never does: not read", **where)
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        raise GameFileError(f"the XML does not parse: {exc}", **where) from None
+    if root.tag != ROOT_TAG:
+        raise GameFileError(f"the XML's root is <{root.tag}>, not <{ROOT_TAG}>: not a CBF file", **where)
+    return root
+
+
+def _read_moves(game: Game, fen: str, elements: List["Element"]) -> None:
+    """The start (``fen``) and the main line (the Move elements after the first, the start's, to the one
+    marked ``end``) into ``game``, up to the first that does not read, whose error is recorded."""
+    try:
+        position = Position(fen)
+    except InvalidFenError as exc:
+        game.headers["FEN"] = fen
+        game.errors.append(GameFileError(f"invalid FEN {fen!r} in the Head: {exc}"))
+        return
+    if position.fen() != START_FEN:
+        game.headers["FEN"] = position.fen()
+    for element in elements[1:]:
         value = element.get("value", "")
         number, side = position.fullmove_number, str(position.turn)
         if not _MOVE_VALUE.fullmatch(value):
-            raise GameFileError(f"a Move value {value!r} is not 'XY-XY' (file 0-8, row 0-9 from Black's side)",
-                                move_number=number, side=side, token=value, **where)
+            game.errors.append(GameFileError(f"a Move value {value!r} is not 'XY-XY' (file 0-8, row 0-9 from "
+                                             "Black's side)", move_number=number, side=side, token=value))
+            return
         move = _square(value, 0) + _square(value, 3)
         try:
             position.push(move)
         except IllegalMoveError as exc:
-            raise GameFileError(str(exc), move_number=number, side=side, token=value, **where) from None
+            game.errors.append(GameFileError(str(exc), move_number=number, side=side, token=value))
+            return
         game.moves.append(move)
         game.comments.append(None)
         if element.get("end") == "1":
-            break
-    return game
+            return
 
 
-def games_of(data: Union[str, bytes], label: Optional[str],
-             encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
-    """The one game of a CBF file, or its error (see :mod:`.formats`)."""
-    try:
-        yield read_game(data, encoding, label)
-    except PgnError as exc:
-        yield exc
+def games_of(data: Union[str, bytes], label: Optional[str], encoding: Optional[str]) -> Iterator[Game]:
+    """The one game of a CBF file (see :mod:`.formats`)."""
+    yield read_game(data, encoding, label)
 
 
 def write_game(game: Game) -> str:

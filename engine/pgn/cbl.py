@@ -6,17 +6,17 @@ index was made for; at 64 the library's name (UTF-16LE, 512 bytes); a 65,536-byt
 runs on into the next blocks, which do not start with the record's magic; so the records are the blocks
 that do, and each runs to the next one (this is how cchess counts a library's games).
 
-Each record is read as a CBR file (:mod:`.cbr`); a bad one is reported with its number in the library and
-does not stop the others.
+Each record is read as a CBR file (:mod:`.cbr`); what of a record cannot be read is that game's error,
+named by its number in the library, and does not stop the others.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Iterator, List, Optional, Union
+from typing import Iterator, List, Optional
 
 from .cbr import MAGIC as RECORD_MAGIC, read_record, utf16_field
-from .game import Game, GameFileError, PgnError
+from .game import Game, GameFileError
 
 MAGIC = b"CCBridgeLibrary\x00"
 BLOCK = 4096
@@ -50,9 +50,9 @@ def record_offsets(data: bytes) -> List[int]:
             if data[offset:offset + len(RECORD_MAGIC)] == RECORD_MAGIC]
 
 
-def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
-    """Every game of a library, in its order, or for a record that cannot be read its error (naming the
-    game's number in the library); the strings are UTF-16, so ``encoding`` is not used."""
+def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Game]:
+    """Every game of a library, in its order, each with what of it could not be read in its ``errors``
+    (naming the game's number in the library); the strings are UTF-16, so ``encoding`` is not used."""
     if not is_cbl(data):
         raise GameFileError("not a CCBridge library (no 'CCBridgeLibrary' at its start)", source=label)
     if len(data) < _NAME_OFFSET + _NAME_SIZE:
@@ -61,7 +61,4 @@ def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iter
     offsets = record_offsets(data)
     for number, start in enumerate(offsets, start=1):
         end = offsets[number] if number < len(offsets) else len(data)
-        try:
-            yield read_record(data[start:end], label, number, base=start)
-        except PgnError as exc:
-            yield exc
+        yield read_record(data[start:end], label, number, base=start)

@@ -26,7 +26,7 @@ The side to move is the first move's piece's (as every reader does), else the by
 from __future__ import annotations
 
 import struct
-from typing import Dict, Iterator, Optional, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..squares import FILES
 from .game import Game, GameFileError, PgnError
@@ -122,18 +122,29 @@ class _Stream:
         return flags, origin, destination, comment, start
 
 
+def record_problem(data: bytes, base: int = 0) -> Optional[GameFileError]:
+    """Why a record cannot be read at all (not a record, its fixed part truncated, the old layout), or None
+    (``base`` is its offset in the file, for messages)."""
+    if not is_cbr(data):
+        return GameFileError("not a CCBridge record (no 'CCBridge Record' at its start)", offset=base)
+    if len(data) < HEADER_SIZE:
+        return GameFileError(f"the record has {len(data)} bytes, fewer than the {HEADER_SIZE} of its fixed "
+                             "part: it is truncated", offset=base)
+    if data[LAYOUT_OFFSET] == OLD_LAYOUT:
+        return GameFileError("a record in CCBridge's old layout (1), which is not read", offset=base)
+    return None
+
+
 def read_record(data: bytes, label: Optional[str] = None, number: int = 1, base: int = 0) -> Game:
-    """The game of one CBR record (``data`` from its magic; ``base`` its offset in the file, for
-    messages). Raises GameFileError naming the byte and the move."""
+    """The game of one CBR record (``data`` from its magic; ``base`` its offset in the file, for messages),
+    as much of it as reads: what does not (a truncated or corrupt move stream, an illegal move, a board
+    that is no Xiangqi position) is in the game's ``errors``, GameFileErrors naming the byte and the move.
+    A record that cannot be read at all (:func:`record_problem`) is a game with no tag, its error."""
+    problem = record_problem(data, base)
     headers: Dict[str, str] = {}
-    try:
-        if not is_cbr(data):
-            raise GameFileError("not a CCBridge record (no 'CCBridge Record' at its start)", offset=base)
-        if len(data) < HEADER_SIZE:
-            raise GameFileError(f"the record has {len(data)} bytes, fewer than the {HEADER_SIZE} of its fixed "
-                                "part: it is truncated", offset=base)
-        if data[LAYOUT_OFFSET] == OLD_LAYOUT:
-            raise GameFileError("a record in CCBridge's old layout (1), which is not read", offset=base)
+    if problem is not None:
+        game = Game(errors=[problem])
+    else:
         for tag, offset, size in _STRINGS:
             text = utf16_field(data[offset:offset + size])
             if text:
@@ -142,10 +153,22 @@ def read_record(data: bytes, label: Optional[str] = None, number: int = 1, base:
         if result != "*":
             headers["Result"] = result
         board, stored_side = _board(data)
+        root, unread = _tree(data, base)
+        if not root.children:
+            board = Board(board.pieces, side=stored_side)
+        game = game_of_tree(root, board, headers, result)
+        game.errors[:0] = unread
+    game.locate_errors(source=label, game_number=number, event=headers.get("Event") or headers.get("Title"))
+    game.number = number
+    return game
 
-        stream = _Stream(data, base)
-        root_flags, _, _, start_comment, root_offset = stream.record()
-        root = Node(comment=start_comment, offset=root_offset)
+
+def _tree(data: bytes, base: int) -> Tuple[Node, List[PgnError]]:
+    """The tree of moves of a record, as far as it reads, and the error that stopped it, if any."""
+    stream = _Stream(data, base)
+    root = Node()
+    try:
+        root_flags, _, _, root.comment, root.offset = stream.record()
         if not root_flags & _ENDS_LINE and not stream.at_end():   # no move: nothing (or zeros) follows
             builder = TreeBuilder(root)
             while not builder.complete:
@@ -158,20 +181,15 @@ def read_record(data: bytes, label: Optional[str] = None, number: int = 1, base:
                 move = _square(origin, "origin", start) + _square(destination, "destination", start)
                 builder.add(Node(move, comment, offset=start), not flags & _ENDS_LINE,
                             bool(flags & _HAS_ALTERNATIVE))
-        if not root.children:
-            board = Board(board.pieces, side=stored_side)
-        game = game_of_tree(root, board, headers, result)
-    except PgnError as exc:
-        raise exc.located(source=label, game_number=number,
-                          event=headers.get("Event") or headers.get("Title")) from None
-    game.number = number
-    return game
+    except GameFileError as exc:
+        return root, [exc]
+    return root, []
 
 
-def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
-    """The one game of a CBR file, or its error (see :mod:`.formats`); the strings are UTF-16, so
-    ``encoding`` is not used."""
-    try:
-        yield read_record(data, label)
-    except PgnError as exc:
-        yield exc
+def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Game]:
+    """The one game of a CBR file (see :mod:`.formats`); the strings are UTF-16, so ``encoding`` is not
+    used. A record that cannot be read at all raises GameFileError."""
+    problem = record_problem(data)
+    if problem is not None:
+        raise problem.located(source=label)
+    yield read_record(data, label)

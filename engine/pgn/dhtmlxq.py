@@ -61,19 +61,21 @@ def _result(text: str) -> str:
     return "*"
 
 
-def _squares(digits: str, what: str) -> List[str]:
-    """The moves of a DhtmlXQ move list: 4 digits each, file and row from Black's side, twice."""
+def _squares(digits: str, what: str) -> Tuple[List[str], Optional[GameFileError]]:
+    """The moves of a DhtmlXQ move list (four digits each: file and row from Black's side, twice), up to
+    the first group that is no move, and the error that says so (None when all read)."""
     digits = re.sub(r"\s+", "", digits)
-    if digits and (not digits.isdigit() or len(digits) % 4):
-        raise GameFileError(f"{what} {digits[:40]!r} is not groups of four digits (file 0-8, row 0-9 twice)")
-    moves = []
+    moves: List[str] = []
     for index in range(0, len(digits), 4):
-        a, b, c, d = (int(ch) for ch in digits[index:index + 4])
+        group = digits[index:index + 4]
+        if len(group) < 4 or not group.isdigit():
+            return moves, GameFileError(f"{what} {digits[:40]!r} is not groups of four digits (file 0-8, row "
+                                        "0-9 twice)")
+        a, b, c, d = (int(ch) for ch in group)
         if a > 8 or c > 8:
-            raise GameFileError(f"move {index // 4 + 1} of {what}, {digits[index:index + 4]!r}, has a file "
-                                "past 8")
+            return moves, GameFileError(f"move {index // 4 + 1} of {what}, {group!r}, has a file past 8")
         moves.append(f"{FILES[a]}{9 - b}{FILES[c]}{9 - d}")
-    return moves
+    return moves, None
 
 
 def _board(binit: str) -> Board:
@@ -90,6 +92,9 @@ def _board(binit: str) -> Board:
 
 
 def _read_block(body: str) -> Game:
+    """The game of one block, as much of it as reads: what does not (a start that is not 64 digits, a move
+    list or a variation that is not groups of four digits, a variation with no place, an illegal move) is
+    in the game's ``errors``."""
     tags: Dict[str, str] = {}
     for name, value in _TAG.findall(body):
         tags.setdefault(name, value)
@@ -107,40 +112,57 @@ def _read_block(body: str) -> Game:
         text = html.unescape(value).replace("||", "\n").strip()
         if match and text:
             comments[(int(match.group(1) or 0), int(match.group(2)))] = text
+    errors: List[PgnError] = []
     try:
         board = _board(tags["binit"]) if tags.get("binit", "").strip() else Board(parse_fen(START_FEN).pieces)
-        root = Node(comment=comments.get((0, 0)))
-        # after[(line, step)]: the node reached by move `step` of `line` (step 0 of line 0: the root)
-        after: Dict[Tuple[int, int], Node] = {(0, 0): root}
-        starts: Dict[int, Tuple[int, int]] = {0: (0, 1)}   # line -> (the line it branches from, first step)
+    except GameFileError as exc:
+        game = Game(headers=headers, result=result, start_comment=comments.get((0, 0)), errors=[exc])
+    else:
+        root = _tree(tags, comments, errors)
+        game = game_of_tree(root, board, headers, result)
+        game.errors[:0] = errors
+    game.locate_errors(event=headers.get("Event") or headers.get("Title"))
+    return game
 
-        def add_line(line: int, parent: Node, first_step: int, moves: List[str]) -> None:
-            for step, move in enumerate(moves, start=first_step):
-                node = Node(move, comments.get((line, step)))
-                parent.children.append(node)
-                after[(line, step)] = node
-                parent = node
 
-        add_line(0, root, 1, _squares(tags.get("movelist", ""), "the move list"))
-        pending = sorted((int(n), int(b), int(step), value) for name, value in tags.items()
-                         for b, step, n in _VARIATION_TAG.findall(name))
-        while pending:   # a variation of a variation needs that one first: numbers are usually in order
-            unplaced = []
-            for number, base, step, value in pending:
-                parent = _before(after, starts, base, step)
-                if parent is None:
-                    unplaced.append((number, base, step, value))
-                    continue
-                starts[number] = (base, step)
-                add_line(number, parent, step, _squares(value, f"variation {number}"))
-            if len(unplaced) == len(pending):
-                number, base, step, _ = unplaced[0]
-                raise GameFileError(f"variation {number} is played instead of move {step} of line {base}, "
-                                    "which has no such move")
-            pending = unplaced
-        return game_of_tree(root, board, headers, result)
-    except PgnError as exc:
-        raise exc.located(event=headers.get("Event") or headers.get("Title")) from None
+def _tree(tags: Dict[str, str], comments: Dict[Tuple[int, int], str], errors: List[PgnError]) -> Node:
+    """The tree of the move list and the variations (``move_B_S_N``), with their comments; what does not
+    read goes to ``errors``: a list is kept up to its first group that is no move, a variation with no
+    place is left out."""
+    root = Node(comment=comments.get((0, 0)))
+    # after[(line, step)]: the node reached by move `step` of `line` (step 0 of line 0: the root)
+    after: Dict[Tuple[int, int], Node] = {(0, 0): root}
+    starts: Dict[int, Tuple[int, int]] = {0: (0, 1)}   # line -> (the line it branches from, first step)
+
+    def add_line(line: int, parent: Node, first_step: int, value: str, what: str) -> None:
+        moves, error = _squares(value, what)
+        if error is not None:
+            errors.append(error)
+        for step, move in enumerate(moves, start=first_step):
+            node = Node(move, comments.get((line, step)))
+            parent.children.append(node)
+            after[(line, step)] = node
+            parent = node
+
+    add_line(0, root, 1, tags.get("movelist", ""), "the move list")
+    pending = sorted((int(n), int(b), int(step), value) for name, value in tags.items()
+                     for b, step, n in _VARIATION_TAG.findall(name))
+    while pending:   # a variation of a variation needs that one first: numbers are usually in order
+        unplaced = []
+        for number, base, step, value in pending:
+            parent = _before(after, starts, base, step)
+            if parent is None:
+                unplaced.append((number, base, step, value))
+                continue
+            starts[number] = (base, step)
+            add_line(number, parent, step, value, f"variation {number}")
+        if len(unplaced) == len(pending):
+            for number, base, step, _ in unplaced:
+                errors.append(GameFileError(f"variation {number} is played instead of move {step} of line "
+                                            f"{base}, which has no such move"))
+            break
+        pending = unplaced
+    return root
 
 
 def _before(after: Dict[Tuple[int, int], Node], starts: Dict[int, Tuple[int, int]], line: int,
@@ -163,17 +185,14 @@ def _text(data: Union[str, bytes], encoding: Optional[str], label: Optional[str]
     return readings[0].text
 
 
-def games_of(data: Union[str, bytes], label: Optional[str],
-             encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
-    """The games of the DhtmlXQ blocks of a page, in order, each or its error (see :mod:`.formats`). The
-    page's bytes are read in ``encoding``, else UTF-8, GBK or Big5, the likeliest."""
+def games_of(data: Union[str, bytes], label: Optional[str], encoding: Optional[str]) -> Iterator[Game]:
+    """The games of the DhtmlXQ blocks of a page, in order, each with what of it could not be read in its
+    ``errors`` (see :mod:`.formats`). The page's bytes are read in ``encoding``, else UTF-8, GBK or Big5,
+    the likeliest."""
     text = _text(data, encoding, label)
     blocks = [body for _, body in _BLOCK.findall(text) if "[DhtmlXQ_" in body] or [text]
     for number, body in enumerate(blocks, start=1):
-        try:
-            game = _read_block(body)
-        except PgnError as exc:
-            yield exc.located(source=label, game_number=number)
-            continue
+        game = _read_block(body)
+        game.locate_errors(source=label, game_number=number)
         game.number = number
         yield game

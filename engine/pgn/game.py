@@ -1,5 +1,6 @@
-"""The game record: a Game (tags, moves, comments, variations, result), and PgnError, which says where a
-problem is (GameFileError for the binary formats, where a place is a byte offset rather than a line)."""
+"""The game record: a Game (tags, moves, comments, variations, result, and what of it could not be read),
+and PgnError, which says where a problem is (GameFileError for the binary formats, where a place is a byte
+offset rather than a line)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,11 @@ class PgnError(ValueError):
         fields = {name: getattr(self, name) for name in _PLACE_FIELDS}
         fields.update({name: value for name, value in where.items() if fields.get(name) is None})
         return type(self)(self.reason, **fields)  # type: ignore[arg-type]
+
+    def in_file(self) -> str:
+        """The message without the file's name: for a summary that names the file once."""
+        fields = {name: getattr(self, name) for name in _PLACE_FIELDS if name != "source"}
+        return str(type(self)(self.reason, **fields))  # type: ignore[arg-type]
 
     def _compose(self) -> str:
         where: List[str] = []
@@ -143,6 +149,13 @@ class Game:
     variations; the writers write them).  ``number`` is the game's place in
     the file it was read from (1 for the first; None for a game made in code);
     it takes no part in comparing games.
+
+    ``errors`` lists what could not be read of the game (as ``chess.pgn.Game.errors`` does), in the
+    order met; it is empty for a game read whole and takes no part in comparing games. A reader keeps
+    what reads (see :func:`engine.pgn.read_games`): each line (the main line or a variation) stops before
+    its first illegal or unreadable move, without what branches off there. A game whose start position
+    does not read has no move, and its ``FEN`` tag is the board as the file gives it (so that
+    :meth:`end_position` raises its PgnError).
     """
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -152,11 +165,18 @@ class Game:
     start_comment: Optional[str] = None
     variations: Dict[int, List[Variation]] = field(default_factory=dict)
     number: Optional[int] = field(default=None, compare=False)
+    errors: List[PgnError] = field(default_factory=list, compare=False)
 
     def __post_init__(self) -> None:
         if not self.comments and self.moves:
             self.comments = [None] * len(self.moves)
         _check_comments("Game", self.moves, self.comments)
+
+    def locate_errors(self, **where: object) -> None:
+        """Fill in the place of the game's errors (``source=``, ``game_number=``, ``event=``...) where they
+        do not say it: readers of one game record errors without the file and game, which their callers
+        know."""
+        self.errors = [error.located(**where) for error in self.errors]
 
     def starting_fen(self) -> str:
         """The FEN of the starting position: the ``FEN`` tag, or :data:`START_FEN`."""
@@ -188,6 +208,13 @@ def start_position(game: Game) -> Position:
     except InvalidFenError as exc:
         raise PgnError(f"invalid FEN tag {fen!r}: {exc}",
                        event=game.headers.get("Event")) from None
+
+
+def variation_place(position: Position, outer: str = "") -> str:
+    """How messages name a variation of the move about to be played in ``position`` (``outer`` names the
+    variation that one is in, if any): "a variation of Black's move 1, in a variation of ..."."""
+    place = f"a variation of {position.turn.label}'s move {position.fullmove_number}"
+    return f"{place}, in {outer}" if outer else place
 
 
 def push_checked(position: Position, move: str, event: Optional[str]) -> None:

@@ -6,10 +6,12 @@ played from the position it leads to, the first of them the main line. A Game ho
 main line (``moves``) and, at each move, the lines played instead of it (``variations``, see
 :class:`.game.Variation`).
 
-:func:`game_of_tree` replays every move of every line from the start position, so a move that is not legal
-where it stands is reported with its move number, whichever line it is in; the side to move, which XQF
-and DhtmlXQ do not store, is the side whose piece the first move moves. :func:`tree_of_game` is the
-inverse, for the writers, and :func:`preorder` lists a tree in the order the binary formats store it.
+:func:`game_of_tree` replays every move of every line from the start position: a move that is not legal
+where it stands ends its line there (the moves before it are kept, what branches off at it and after it
+is not), and the error, naming its move number and the variation it is in, goes to the game's
+``errors``; the side to move, which XQF and DhtmlXQ do not store, is the side whose piece the first move
+moves. :func:`tree_of_game` is the inverse, for the writers, and :func:`preorder` lists a tree in the order
+the binary formats store it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, format_board
 from ..position import Position, normalize_move
 from ..squares import FILES
-from .game import RESULTS, Game, GameFileError, Variation, push_checked, start_position
+from .game import RESULTS, Game, GameFileError, PgnError, Variation, push_checked, start_position, variation_place
+
+#: How deep variations may nest in variations: a file nesting them deeper is corrupt (no game has been seen
+#: with ten levels), and each level is a call of the reader, which Python's stack bounds; the deeper
+#: lines are not read.
+MAX_NESTING = 200
 
 
 @dataclass
@@ -46,6 +53,15 @@ class Board:
 
     def fen(self, side: int) -> str:
         return f"{format_board(list(self.pieces))} {'wb'[side]} - - 0 1"
+
+    def fen_as_stored(self, first: Optional[str]) -> Optional[str]:
+        """The board as a FEN whether or not it is a Xiangqi position (no general, say), the side to move
+        as stored or as the first move shows it; None when two pieces share a square, which no FEN says."""
+        squares = [(file, rank) for _, _, file, rank in self.pieces]
+        if len(set(squares)) != len(squares):
+            return None
+        side = self.side if self.side is not None else (self.mover_of(first) if first else None)
+        return self.fen(side or 0)
 
     def mover_of(self, move: str) -> Optional[int]:
         """The side whose piece stands on the origin square of ``move``, or None for an empty square."""
@@ -88,69 +104,91 @@ def start_of(board: Board, first: Optional[Node]) -> Position:
     raise _error(f"the start position is not a Xiangqi position: {problem}")
 
 
-def _play(position: Position, node: Node, where: str) -> None:
-    assert node.move is not None
-    try:
-        position.push(node.move)
-    except IllegalMoveError as exc:
-        reason = str(exc) if not where else f"{exc} ({where})"
-        raise _error(reason, position, node) from None
-
-
-def _where(position: Position, outer: str) -> str:
-    """How messages name a variation of the move about to be played in ``position``."""
-    place = f"a variation of {position.turn.label}'s move {position.fullmove_number}"
-    return f"{place}, in {outer}" if outer else place
-
-
-def _line(position: Position, first: Node, where: str) -> Variation:
+def _line(position: Position, first: Node, where: str, errors: List[PgnError], depth: int) -> Variation:
     """The line that starts with ``first``, played from ``position`` (left unchanged), with the variations
-    of its later moves; the alternatives to ``first`` itself are the caller's to collect."""
+    of its later moves; the alternatives to ``first`` itself are the caller's to collect. The line stops
+    before a move that is not legal, whose error goes to ``errors``, as do those of its variations."""
     line = Variation()
     pushed = 0
     node = first
     try:
         while True:
-            _play(position, node, where)
+            assert node.move is not None
+            try:
+                position.push(node.move)
+            except IllegalMoveError as exc:
+                reason = str(exc) if not where else f"{exc} ({where})"
+                errors.append(_error(reason, position, node))
+                line.variations.pop(len(line.moves), None)   # the alternatives to a move not played
+                return line
             pushed += 1
-            line.moves.append(node.move)  # type: ignore[arg-type]
+            line.moves.append(node.move)
             line.comments.append(node.comment)
             if not node.children:
                 return line
             following, *alternatives = node.children
             if alternatives:
-                inner = _where(position, where)
-                line.variations[len(line.moves)] = [_line(position, other, inner) for other in alternatives]
+                lines = _alternatives(position, alternatives, where, errors, depth)
+                if lines:
+                    line.variations[len(line.moves)] = lines
             node = following
     finally:
         for _ in range(pushed):
             position.pop()
 
 
+def _alternatives(position: Position, nodes: List[Node], outer: str, errors: List[PgnError],
+                  depth: int) -> List[Variation]:
+    """The lines that start with ``nodes``, each played from ``position`` instead of the move the caller
+    plays there; a line whose first move is not legal is left out (its error recorded)."""
+    where = variation_place(position, outer)
+    if depth >= MAX_NESTING:
+        errors.append(_error(f"the variations are nested more than {MAX_NESTING} deep ({where}): the file "
+                             "is corrupt, and the deeper ones are not read", position, nodes[0]))
+        return []
+    lines = []
+    for node in nodes:
+        line = _line(position, node, where, errors, depth + 1)
+        if line.moves:
+            lines.append(line)
+    return lines
+
+
 def game_of_tree(root: Node, board: Board, headers: Dict[str, str], result: str) -> Game:
     """The Game a tree holds: its main line, the variations at each move, the comments, every move
-    checked; the ``FEN`` tag is set when the start is not the usual one. Raises GameFileError (without
-    the file or game, which the caller adds) for an illegal move or a board no FEN describes."""
+    checked; the ``FEN`` tag is set when the start is not the usual one. What cannot be read goes to the
+    game's ``errors`` (GameFileErrors without the file or game, which the caller adds): an illegal move
+    ends its line, and a board no FEN describes leaves the game without moves, its ``FEN`` tag the board
+    as stored."""
     first = root.children[0] if root.children else None
-    position = start_of(board, first)
-    fen = position.fen()
     tags = dict(headers)
+    game = Game(headers=tags, result=result if result in RESULTS else "*", start_comment=root.comment)
+    try:
+        position = start_of(board, first)
+    except GameFileError as exc:
+        stored = board.fen_as_stored(first.move if first is not None else None)
+        if stored is not None:
+            tags["FEN"] = stored
+        game.errors.append(exc)
+        return game
+    fen = position.fen()
     if fen != START_FEN:
         tags["FEN"] = fen
     else:
         tags.pop("FEN", None)
-    game = Game(headers=tags, result=result if result in RESULTS else "*", start_comment=root.comment)
     if first is None:
         return game
     try:
-        main = _line(position, first, "")
+        main = _line(position, first, "", game.errors, 0)
         game.moves, game.comments, game.variations = main.moves, main.comments, main.variations
-        if len(root.children) > 1:
-            where = _where(position, "")
-            game.variations[0] = [_line(position, other, where) for other in root.children[1:]]
-    except RecursionError:   # each level of variations is a call: no game nests them hundreds deep
-        raise _error("the variations are nested too deep to be read (hundreds of levels): the file is "
-                     "corrupt") from None
+        if len(root.children) > 1 and game.moves:
+            alternatives = _alternatives(position, root.children[1:], "", game.errors, 0)
+            if alternatives:
+                game.variations[0] = alternatives
+    except RecursionError:   # the caller's own calls left too little of Python's stack for MAX_NESTING
+        game.moves, game.comments, game.variations = [], [], {}
+        game.errors.append(_error("the variations are nested too deep to be read (hundreds of levels): the "
+                                  "file is corrupt"))
     return game
 
 

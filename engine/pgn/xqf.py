@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..fen import PIECE_LETTERS, START_FEN, parse_fen
 from ..squares import FILES
@@ -183,8 +183,10 @@ def _board(header: bytes, version: int, keys: Keys) -> Board:
 
 
 def read_game(data: bytes, encoding: Optional[str] = None, label: Optional[str] = None) -> Game:
-    """The game of an XQF file's bytes. Raises GameFileError (a PgnError) naming the byte and the move
-    for a file that is truncated, corrupt, wrongly decrypted or holds an illegal move."""
+    """The game of an XQF file's bytes, as much of it as reads: what does not (a move area truncated,
+    corrupt or wrongly decrypted, an illegal move) is in the game's ``errors`` (GameFileErrors naming the
+    byte and the move), the moves before it kept. Raises GameFileError (a PgnError) for a file that is
+    not XQF or whose header is truncated."""
     if not is_xqf(data):
         raise GameFileError("not an XQF file (it does not start with 'XQ' and a version byte)", source=label)
     if len(data) < HEADER_SIZE:
@@ -203,13 +205,19 @@ def read_game(data: bytes, encoding: Optional[str] = None, label: Optional[str] 
     result = _RESULTS.get(header[_RESULT_OFFSET], "*")
     if result != "*":
         headers["Result"] = result
-    board = _board(header, version, keys)
+    root, unread = _tree(_Reader(data, keys, encrypted), version, keys, codec)
+    game = game_of_tree(root, _board(header, version, keys), headers, result)
+    game.errors[:0] = unread
+    game.locate_errors(source=label, game_number=1, event=headers.get("Event") or headers.get("Title"))
+    game.number = 1
+    return game
 
-    reader = _Reader(data, keys, encrypted)
+
+def _tree(reader: _Reader, version: int, keys: Keys, codec: str) -> Tuple[Node, List[PgnError]]:
+    """The tree of moves from byte 1024, as far as it reads, and the error that stopped it, if any."""
+    root = Node(offset=reader.offset)
     try:
-        root_offset = reader.offset
-        _, _, has_moves, _, start_comment, _ = reader.record(version, codec)
-        root = Node(comment=start_comment, offset=root_offset)
+        _, _, has_moves, _, root.comment, _ = reader.record(version, codec)
         if has_moves:
             builder = TreeBuilder(root)
             while not builder.complete:
@@ -218,19 +226,14 @@ def read_game(data: bytes, encoding: Optional[str] = None, label: Optional[str] 
                         + _square((destination - _MOVE_DESTINATION_BIAS - keys.destination) & 0xFF,
                                   "destination", start))
                 builder.add(Node(move, comment, offset=start), has_child, has_sibling)
-        game = game_of_tree(root, board, headers, result)
-    except PgnError as exc:
-        raise exc.located(source=label, game_number=1, event=headers.get("Event") or headers.get("Title")) from None
-    game.number = 1
-    return game
+    except GameFileError as exc:
+        return root, [exc]
+    return root, []
 
 
-def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Union[Game, PgnError]]:
-    """The one game of an XQF file, or its error (see :mod:`.formats`)."""
-    try:
-        yield read_game(data, encoding, label)
-    except PgnError as exc:
-        yield exc
+def games_of(data: bytes, label: Optional[str], encoding: Optional[str]) -> Iterator[Game]:
+    """The one game of an XQF file (see :mod:`.formats`)."""
+    yield read_game(data, encoding, label)
 
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Game files other than PGN (engine.pgn's xqf, cbr, cbl, cbf, dhtmlxq modules) behind engine.pgn.read_games:
 the samples of tests/data/gamefiles (README.md there says where each comes from), the format told from the
-content, variations and comments kept, bad files refused with the place and the reason, the XQF and CBF
-writers."""
+content, variations and comments kept, bad files read as far as they go with the place and the reason of
+what does not read (or refused, with errors="raise"), the XQF and CBF writers."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from engine.pgn import (Game, GameFileError, PgnError, Variation, detect_format,
                         write_game, write_games)
 from engine.pgn.cbl import library_name, record_offsets
 from engine.pgn.xqf import write_game as xqf_bytes
-from support.samplewriters import cbl_library, cbr_record, dhtmlxq_page, xqf_encrypted
+from support.samplewriters import cbl_library, cbr_record, dhtmlxq_page, xqf_encrypted, xqf_with_move
 
 FILES = DATA / "gamefiles"
 
@@ -138,37 +138,125 @@ def test_the_format_is_told_from_the_content_not_the_name(tmp_path) -> None:
 
 # -- bad files ---------------------------------------------------------------------------------------------
 
-def test_a_library_with_a_bad_game_gives_the_others_and_names_it() -> None:
+def test_a_library_with_a_bad_game_gives_the_others_and_names_it(caplog) -> None:
     path = FILES / "bad-second-game.CBL"
-    with pytest.raises(GameFileError) as raised:
-        read_games(path)
-    error = raised.value
-    assert isinstance(error, PgnError) and error.source == str(path)
+    games = read_games(path)                  # by default every game, the bad one as far as it reads
+    assert [g.number for g in games] == [1, 2, 3] and [len(g.errors) for g in games] == [0, 1, 0]
+    (error,) = games[1].errors
+    assert isinstance(error, GameFileError) and error.source == str(path)
     assert error.game_number == 2 and error.move_number == 1 and error.side == "red" and error.token == "c3a9"
     assert "illegal move c3a9" in str(error) and "game 2" in str(error) and "move 1 (Red)" in str(error)
     assert error.offset is not None and f"byte {error.offset}" in str(error)
+    assert games[1].moves == [] and games[1].headers["Event"] == games[0].headers["Event"]
+    (warning,) = caplog.records               # one line for the user
+    assert warning.levelname == "WARNING" and warning.name == "engine.pgn"
+    assert warning.getMessage() == (f"{path}: 1 of 3 games could not be read whole, kept as far as they read; "
+                                    f"the first: {error.in_file()}")
+    with pytest.raises(GameFileError) as raised:
+        read_games(path, errors="raise")      # strict: today's exception
+    assert str(raised.value) == str(error)
     failures: list = []
     games = read_games(path, errors="skip", failures=failures)
     assert [g.number for g in games] == [1, 3] and [f.game_number for f in failures] == [2]
+    assert len(caplog.records) == 1           # a caller that takes the errors reports them: no warning
+    caplog.clear()
+    assert len(read_games(path, errors="skip")) == 2 and "left out" in caplog.records[0].getMessage()
     partial = []
     with pytest.raises(GameFileError):
-        for game in iter_games(path):
+        for game in iter_games(path, errors="raise"):
             partial.append(game.number)
     assert partial == [1]      # the games before the bad one come first
     with pytest.raises(ValueError, match="errors="):
         read_games(path, errors="ignore")
 
 
+def _library_game(number: int) -> Game:
+    return Game(headers={"Event": f"第{number}局"}, moves=["h2e2", "h9g7", "h0g2"], result="1-0")
+
+
+#: Where the board of a CBR record starts, a byte a square, row by row from Black's back rank.
+CBR_BOARD = 2120
+
+
+def test_a_library_whose_first_game_has_no_red_general_gives_every_game() -> None:
+    no_general = bytearray(cbr_record(_library_game(1)))
+    no_general[CBR_BOARD + 9 * 9 + 4] = 0          # e0: Red's general gone
+    empty_board = bytearray(cbr_record(Game(headers={"Event": "第3局"}, result="1-0")))
+    empty_board[CBR_BOARD:CBR_BOARD + 90] = bytes(90)
+    records = [bytes(no_general), cbr_record(_library_game(2)), bytes(empty_board), cbr_record(_library_game(4))]
+    library = cbl_library([], "库", records=records)
+    games = read_games(library)
+    assert [g.number for g in games] == [1, 2, 3, 4]
+    assert [g.headers["Event"] for g in games] == ["第1局", "第2局", "第3局", "第4局"]
+    assert [g.moves for g in games] == [[], ["h2e2", "h9g7", "h0g2"], [], ["h2e2", "h9g7", "h0g2"]]
+    assert [len(g.errors) for g in games] == [1, 0, 1, 0]
+    for game in (games[0], games[2]):
+        (error,) = game.errors
+        assert "the start position is not a Xiangqi position" in str(error)
+        assert error.game_number == game.number and f"game {game.number}" in str(error)
+        with pytest.raises(PgnError):        # the FEN tag is the board as the record has it
+            game.end_position()
+    assert games[0].headers["FEN"].startswith("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR")
+    assert games[2].headers["FEN"].startswith("9/9/9/9/9/9/9/9/9/9")
+    with pytest.raises(GameFileError, match="game 1.*not a Xiangqi position"):
+        read_games(library, errors="raise")
+    assert [g.number for g in read_games(library, errors="skip")] == [2, 4]
+
+
+#: A game with a variation that holds a variation: its move records in preorder (each 8 bytes from byte
+#: 1032, after the start's) are h2e2 h9g7 h0g2, b9c7 b0c2, c3c4.
+NESTED = Game(moves=["h2e2", "h9g7", "h0g2"], result="1-0",
+              variations={1: [Variation(["b9c7", "b0c2"], variations={1: [Variation(["c3c4"])]})]})
+#: The damaged XQF files of the issue's kinds: an illegal move in a nested variation (the last record,
+#: c3c4 through pieces to c9), and in the main line (h0g2 becomes h0h5, which no horse plays).
+NESTED_BROKEN = xqf_with_move(NESTED, 5, "c3c9")
+MAIN_LINE_BROKEN = xqf_with_move(NESTED, 2, "h0h5")
+
+
+def test_an_illegal_move_in_a_nested_xqf_variation_keeps_the_rest() -> None:
+    (read,) = read_games(NESTED_BROKEN)
+    assert read.moves == NESTED.moves                    # the main line whole
+    assert read.variations == {1: [Variation(["b9c7", "b0c2"])]}   # the variation without its broken line
+    (error,) = read.errors
+    assert error.token == "c3c9" and error.move_number == 2 and error.side == "red"
+    assert "a variation of Red's move 2, in a variation of Black's move 1" in error.reason
+    assert error.offset == 1032 + 8 * 5 and error.game_number == 1
+    with pytest.raises(GameFileError, match="variation of Red's move 2"):
+        read_games(NESTED_BROKEN, errors="raise")
+
+
+def test_an_illegal_move_in_the_xqf_main_line_keeps_the_moves_before_it() -> None:
+    (read,) = read_games(MAIN_LINE_BROKEN)
+    assert read.moves == ["h2e2", "h9g7"] and read.variations == NESTED.variations   # Black's 1st move's kept
+    (error,) = read.errors
+    assert (error.token, error.move_number, error.side) == ("h0h5", 2, "red") and error.offset == 1032 + 8 * 2
+    with pytest.raises(GameFileError, match=r"move 2 \(Red\) 'h0h5'"):
+        read_games(MAIN_LINE_BROKEN, errors="raise")
+
+
 def test_truncated_files_say_so_with_the_byte() -> None:
     xqf = (FILES / "xqf18-annotated.xqf").read_bytes()
-    for cut in (3, 500, 1030, 1100, len(xqf) - 1):
+    (whole,) = read_games(xqf)
+    for cut in (3, 500):                      # the header truncated: nothing to read
         with pytest.raises(GameFileError, match="truncated") as raised:
             read_games(xqf[:cut])
-        assert raised.value.game_number in (None, 1)
+        assert raised.value.game_number is None
+    for cut in (1030, 1100, len(xqf) - 1):    # the moves truncated: the game as far as it goes
+        with pytest.raises(GameFileError, match="truncated") as raised:
+            read_games(xqf[:cut], errors="raise")
+        assert raised.value.game_number == 1
+        (game,) = read_games(xqf[:cut])
+        assert "truncated" in str(game.errors[0]) and game.headers == whole.headers
+        assert game.moves == whole.moves[:len(game.moves)]
+    assert len(read_games(xqf[:len(xqf) - 1])[0].moves) == len(whole.moves)   # only a variation's end lost
     cbr = (FILES / "annotated.cbr").read_bytes()
-    for cut in (100, 2200, 2230, len(cbr) - 3):
+    for cut in (100, 2200):
         with pytest.raises(GameFileError, match="truncated"):
             read_games(cbr[:cut])
+    for cut in (2230, len(cbr) - 3):
+        with pytest.raises(GameFileError, match="truncated"):
+            read_games(cbr[:cut], errors="raise")
+        assert "truncated" in str(read_games(cbr[:cut])[0].errors[0])
     with pytest.raises(GameFileError, match="truncated"):
         read_games((FILES / "bad-second-game.CBL").read_bytes()[:300])
 
@@ -178,26 +266,29 @@ def test_corrupt_and_wrongly_decrypted_files_are_refused_precisely() -> None:
     wrong_key = bytearray(xqf)
     wrong_key[14] ^= 0x5A                     # the origin key: every move decrypts to another square
     with pytest.raises(GameFileError) as raised:
-        read_games(bytes(wrong_key))
+        read_games(bytes(wrong_key), errors="raise")
     assert raised.value.offset is not None and raised.value.game_number == 1
+    assert read_games(bytes(wrong_key))[0].errors[0].offset == raised.value.offset
     wrong_pieces = bytearray(xqf)
     wrong_pieces[13] ^= 0x33                  # the pieces' key: the board decrypts to nonsense
     with pytest.raises(GameFileError):
-        read_games(bytes(wrong_pieces))
+        read_games(bytes(wrong_pieces), errors="raise")
     plain = bytearray((FILES / "xqf10-xqf-txt.xqf").read_bytes())
     plain[0x400 + 8 + 8 + 1] = 0x20 + 90      # Black's first move goes to "square 90"
     with pytest.raises(GameFileError, match="not a square") as raised:
-        read_games(bytes(plain))
+        read_games(bytes(plain), errors="raise")
     assert raised.value.offset == 0x410
+    (game,) = read_games(bytes(plain))        # Red's first move is all that reads
+    assert len(game.moves) == 1 and game.errors[0].offset == 0x410 and "not a square" in game.errors[0].reason
     cbr = bytearray((FILES / "game.cbr").read_bytes())
     cbr[2214 + 4 + 2] = 200                   # the first move's origin: no square
     with pytest.raises(GameFileError, match="not a square") as raised:
-        read_games(bytes(cbr))
+        read_games(bytes(cbr), errors="raise")
     assert raised.value.offset == 2218
     cbr = bytearray((FILES / "game.cbr").read_bytes())
     cbr[2120 + 3] = 0x25                      # a second black general, on d9 (the advisor's square)
     with pytest.raises(GameFileError, match="not a Xiangqi position"):
-        read_games(bytes(cbr))
+        read_games(bytes(cbr), errors="raise")
     with pytest.raises(GameFileError, match="not a game file"):
         read_games(bytes(range(256)) * 8)
     with pytest.raises(GameFileError, match="does not parse"):
@@ -210,10 +301,25 @@ def test_an_illegal_move_in_a_variation_is_named_as_such() -> None:
                                                                                             "a9a8"])]})))
     record[-1] = 81                           # a9a8 becomes a9a0: through its own pieces
     with pytest.raises(GameFileError, match="variation of Black's move 1") as raised:
-        read_games(bytes(record))
+        read_games(bytes(record), errors="raise")
     assert raised.value.move_number == 2 and raised.value.token == "a9a0"
+    (read,) = read_games(bytes(record))
+    assert read.moves == ["h2e2", "h9g7"] and read.variations == {1: [Variation(["b9c7", "b0c2"])]}
+    assert str(read.errors[0]) == str(raised.value)
     with pytest.raises(PgnError, match="move 2"):
         xqf_bytes(game)                       # the writers check every line too
+
+
+def test_a_cbf_game_reads_up_to_a_bad_move() -> None:
+    cbf = (FILES / "game.cbf").read_text(encoding="utf-8")
+    (whole,) = read_games(cbf)
+    head, *moves = cbf.split('<Move value="')
+    moves[2] = "x" + moves[2]                 # the third Move element (the first is the start): move 2
+    broken = '<Move value="'.join([head, *moves])
+    (game,) = read_games(broken)
+    assert game.moves == whole.moves[:1] and "is not 'XY-XY'" in game.errors[0].reason
+    with pytest.raises(GameFileError, match="is not 'XY-XY'"):
+        read_games(broken, errors="raise")
 
 
 def test_dhtmlxq_variations_out_of_order_and_unknown_places() -> None:
@@ -225,7 +331,13 @@ def test_dhtmlxq_variations_out_of_order_and_unknown_places() -> None:
     assert game.variations == {0: [Variation(["h0g2", "c9e7"])]}   # variation 1 has no move 2: 2 goes on
     bad = page.replace("move_1_2_2", "move_7_2_2")
     with pytest.raises(GameFileError, match="variation 2"):
-        read_games(bad)
+        read_games(bad, errors="raise")
+    (kept,) = read_games(bad)                 # the variation with no place is left out, the rest read
+    assert kept.moves == game.moves and kept.variations == {0: [Variation(["h0g2"])]}
+    assert "variation 2 is played instead of move 2 of line 7" in kept.errors[0].reason
+    cut = page.replace("77477062", "7747706")  # the move list's second move is three digits
+    (short,) = read_games(cut)
+    assert short.moves == ["h2e2"] and "not groups of four digits" in short.errors[0].reason
 
 
 def _first_legal(position: Position, but: str = "") -> str:
@@ -306,6 +418,8 @@ def test_a_page_with_several_games_and_a_bad_one(tmp_path) -> None:
     games = read_games(page.encode("gbk"), errors="skip", failures=failures)
     assert len(games) + len(failures) == 2 and failures and failures[0].game_number == 1
     assert [g.number for g in games] == [2] and games[0].moves == good.moves
+    first, second = read_games(page.encode("gbk"))
+    assert first.moves == ["h2e2"] and first.errors[0].token == "h9g0" and second.moves == good.moves
 
 
 def test_a_library_whose_index_is_not_where_its_slot_count_says(tmp_path) -> None:

@@ -15,7 +15,7 @@ from typing import List, Optional
 import pytest
 
 from engine import START_FEN, Position
-from engine.pgn import (NOTATIONS, SEVEN_TAG_ROSTER, Game, PgnError, iter_games, read_games,
+from engine.pgn import (NOTATIONS, SEVEN_TAG_ROSTER, Game, PgnError, Variation, iter_games, read_games,
                         write_game, write_games)
 from support import DATA
 
@@ -123,6 +123,21 @@ def test_comments_nags_variations_and_escapes_are_handled() -> None:
     assert game.comments == ["Red takes the centre.", None, None, "Black develops the chariot",
                              None, "Blocks the horse's path. A second comment.", None, None]
     assert game.result == "1-0"
+    assert game.variations == {1: [Variation(["h7e7", "h0g2", "h9g7"], ["Same-direction cannons.", None, None],
+                                             {1: [Variation(["b0c2"], ["a sideline"])]}),
+                                   Variation(["b9c7"])]}
+    assert game.errors == []
+
+
+def test_variations_are_read_as_the_writer_writes_them() -> None:
+    # An alternative to a variation's first move is a line beside it; a comment before a variation's first
+    # move is that move's.
+    (game,) = read_games("1. h2e2 (1. b2e2 (1. c3c4) 1... h9g7) (1. {other} h0g2 {horse}) h9g7 2. h0g2 *")
+    assert game.moves == ["h2e2", "h9g7", "h0g2"]
+    assert game.variations == {0: [Variation(["b2e2", "h9g7"]), Variation(["c3c4"]),
+                                   Variation(["h0g2"], ["other horse"])]}
+    again = Game(moves=game.moves, variations=game.variations)
+    assert read_games(write_game(again, notation="chinese"))[0].variations == game.variations
 
 
 def test_fen_start_game_replays_to_mate() -> None:
@@ -179,7 +194,7 @@ def test_games_without_result_tokens_split_at_tags() -> None:
 
 def test_illegal_move_names_game_line_move_number_and_token() -> None:
     with pytest.raises(PgnError) as info:
-        read_games(data("illegal.pgn"))
+        read_games(data("illegal.pgn"), errors="raise")
     err = info.value
     assert (err.game_number, err.event, err.line) == (2, "Bad game", 13)
     assert (err.move_number, err.side, err.token) == (3, "black", "马8进7")
@@ -188,26 +203,87 @@ def test_illegal_move_names_game_line_move_number_and_token() -> None:
     assert "move 3 (Black) '马8进7'" in message
     assert "no Black horse on file 8" in message
     # the good game before it is still delivered by the generator
-    games = iter_games(data("illegal.pgn"))
+    games = iter_games(data("illegal.pgn"), errors="raise")
     assert next(games).moves == ["h2e2", "h9g7"]
     with pytest.raises(PgnError):
         next(games)
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("1. h2e2 {never closed", "line 1: a comment '{' is never closed"),
-    ("[Event \"x\"]\n\n1. h2e2 (1. b2e2\n", "line 3: a variation '(' is never closed"),
-    ("1. h2e2 ) h9g7", "')' closes a variation that was never opened"),
-    ('[FEN "9/9/9 w"]\n1. h2e2', "invalid FEN tag"),
-    ("[Event no end\n1. h2e2", "malformed tag"),
-    ("1. h2e2 h9g7 2. zz", "move 2 (Red) 'zz'"),
-    ("1. h2e2 h2e2", "move 1 (Black) 'h2e2'"),
+def test_an_illegal_main_line_move_keeps_the_moves_before_it(caplog: pytest.LogCaptureFixture) -> None:
+    good, bad = read_games(data("illegal.pgn"))
+    assert good.moves == ["h2e2", "h9g7"] and good.errors == []
+    assert bad.moves == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and bad.result == "*"
+    (error,) = bad.errors
+    assert (error.game_number, error.line, error.move_number, error.side, error.token) == (2, 13, 3, "black",
+                                                                                          "马8进7")
+    with pytest.raises(PgnError) as strict:
+        read_games(data("illegal.pgn"), errors="raise")
+    assert str(error) == str(strict.value)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{data('illegal.pgn')}: 1 of 2 games could not be read whole, kept as far as they read; the first: "
+        f"{error.in_file()}"]
+    # What follows the illegal move is passed over, variations too; the result is still read.
+    (game,) = read_games("1. h2e2 h9g7 2. h0h5 {lost} (2. h0g2) i9h9 3. b0c2 1-0")
+    assert game.moves == ["h2e2", "h9g7"] and game.variations == {} and game.comments == [None, None]
+    assert game.result == "1-0" and game.errors[0].token == "h0h5"
+    failures: list = []
+    assert [g.number for g in read_games(data("illegal.pgn"), errors="skip", failures=failures)] == [1]
+    assert [f.game_number for f in failures] == [2]
+
+
+def test_a_broken_variation_keeps_the_main_line() -> None:
+    text = ('[Event "v"]\n1. h2e2 h9g7 (1... h7e7 2. h0g2 h7h0 3. b0c2) (1... b9c7) 2. h0g2 '
+            '(2. b0c2 (2. h2h9) b9c7) i9h9 1-0')
+    (game,) = read_games(text)
+    assert game.moves == ["h2e2", "h9g7", "h0g2", "i9h9"] and game.result == "1-0"
+    assert game.variations == {1: [Variation(["h7e7", "h0g2"]), Variation(["b9c7"])],
+                               2: [Variation(["b0c2", "b9c7"])]}          # 2. h2h9 had no legal first move
+    first, second = game.errors
+    assert (first.move_number, first.side, first.token) == (2, "black", "h7h0")
+    assert first.reason.endswith("(a variation of Black's move 1)")
+    assert (second.move_number, second.side, second.token) == (2, "red", "h2h9")
+    assert second.reason.endswith("(a variation of Red's move 2)")
+    with pytest.raises(PgnError, match=r"move 2 \(Black\) 'h7h0'.*a variation of Black's move 1"):
+        read_games(text, errors="raise")
+
+
+@pytest.mark.parametrize("text, fragment, moves", [
+    ("1. h2e2 {never closed", "line 1: a comment '{' is never closed", ["h2e2"]),
+    ("[Event \"x\"]\n\n1. h2e2 (1. b2e2\n", "line 3: a variation '(' is never closed", ["h2e2"]),
+    ("1. h2e2 ) h9g7", "')' closes a variation that was never opened", ["h2e2", "h9g7"]),
+    ('[FEN "9/9/9 w"]\n1. h2e2', "invalid FEN tag", []),
+    ("[Event no end\n1. h2e2", "malformed tag", ["h2e2"]),
+    ("1. h2e2 ] h9g7", "a ']' outside a tag", ["h2e2", "h9g7"]),
+    ("(1. c3c4) 1. h2e2", "a variation '(' before any move", ["h2e2"]),
+    ("1. h2e2 h9g7 2. zz", "move 2 (Red) 'zz'", ["h2e2", "h9g7"]),
+    ("1. h2e2 h2e2", "move 1 (Black) 'h2e2'", ["h2e2"]),
 ])
-def test_malformed_input(text: str, fragment: str) -> None:
+def test_malformed_input(text: str, fragment: str, moves: List[str]) -> None:
     with pytest.raises(PgnError, match=None) as info:
-        read_games(text)
+        read_games(text, errors="raise")
     assert fragment in str(info.value)
     assert isinstance(info.value, ValueError)
+    (game,) = read_games(text)             # by default, what reads
+    assert game.moves == moves and fragment in str(game.errors[0])
+
+
+def test_text_that_is_no_token_stays_with_its_game() -> None:
+    text = '[Event "a"]\n1. h2e2 *\n[Event "b"\n[Red "r"]\n1. b2e2 *\n[Event "c"]\n1. c3c4 {open'
+    a, b, c = read_games(text)
+    assert (a.errors, a.moves) == ([], ["h2e2"])
+    assert b.headers == {"Red": "r"} and b.moves == ["b2e2"] and "malformed tag" in b.errors[0].reason
+    assert b.errors[0].game_number == 2 and b.errors[0].line == 3
+    assert c.moves == ["c3c4"] and "never closed" in c.errors[0].reason and c.comments == [None]
+
+
+def test_games_of_another_variant_come_back_without_moves() -> None:
+    (game,) = read_games('[Variant "janggi"]\n1. h2e2 *')
+    assert game.moves == [] and game.headers["Variant"] == "janggi" and "not a Xiangqi game" in str(game.errors[0])
+
+
+def test_errors_says_what_it_accepts() -> None:
+    with pytest.raises(ValueError, match="'keep', 'skip', 'raise'"):
+        read_games("1. h2e2", errors="strict")
 
 
 def test_game_checks_its_comment_list() -> None:

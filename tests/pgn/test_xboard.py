@@ -65,7 +65,9 @@ def test_hand_made_xboard_files() -> None:
 def test_other_variants_are_refused() -> None:
     text = '[Event "x"]\n[Variant "janggi"]\n\n1. Che2 *\n'
     with pytest.raises(PgnError, match=r'line 2: \[Variant "janggi"\]: not a Xiangqi game'):
-        read_games(text)
+        read_games(text, errors="raise")
+    (other,) = read_games(text)          # by default its tags, and why its moves are not read
+    assert other.moves == [] and 'not a Xiangqi game' in str(other.errors[0])
     assert read_games(text.replace("janggi", "Xiangqi"))[0].moves == ["h2e2"]
 
 

@@ -4,7 +4,9 @@ docs/gamefiles.md): encrypted XQF (versions 11 to 18, as XQStudio 1.x writes the
 exist so that the readers are tested on every version and format without licensed sample files.
 tests/data/gamefiles/make_samples.py writes the committed samples with them.
 
-Each writer takes an engine.pgn Game, whose tree (engine.pgn.tree) it lays out in preorder.
+Each writer takes an engine.pgn Game, whose tree (engine.pgn.tree) it lays out in preorder;
+:func:`xqf_with_move` then puts a move no writer writes (an illegal one) in a file, for the readers' tests
+of damaged files.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from engine.fen import START_FEN, parse_fen
 from engine.pgn import Game
 from engine.pgn.tree import Node, preorder, tree_of_game
 from engine.pgn.xqf import HEADER_SIZE, Keys, STRINGS as XQF_STRINGS, encode_string, piece_slots
+from engine.pgn.xqf import write_game as xqf_plain
 from engine.squares import FILES
 
 # ---------------------------------------------------------------------------
@@ -68,6 +71,26 @@ def xqf_encrypted(game: Game, version: int = 18, seed: int = 1, codec: str = "gb
                FILES.index(node.move[2]) * 10 + int(node.move[3]) + 32, has_child, has_sibling, node.comment)
     encrypted = bytes((b + keys.stream[i % 32]) & 0xFF for i, b in enumerate(body))
     return bytes(header) + encrypted
+
+
+def xqf_with_move(game: Game, index: int, move: str) -> bytes:
+    """An XQF 1.0 file of ``game`` (engine.pgn's writer) whose ``index``-th move record in preorder (0: the
+    main line's first move; :func:`engine.pgn.tree.preorder` gives the order) holds ``move`` instead, legal
+    or not. A record is 8 bytes and its comment in GBK, after the start's record at byte 1024."""
+    data = bytearray(xqf_plain(game))
+    root, _ = tree_of_game(game)
+
+    def size(comment: Optional[str]) -> int:
+        return 8 + len((comment or "").encode("gbk", errors="replace"))
+
+    offset = HEADER_SIZE + size(root.comment)
+    for number, (node, _, _) in enumerate(preorder(root)):
+        if number == index:
+            data[offset] = FILES.index(move[0]) * 10 + int(move[1]) + 24
+            data[offset + 1] = FILES.index(move[2]) * 10 + int(move[3]) + 32
+            return bytes(data)
+        offset += size(node.comment)
+    raise IndexError(f"the game has no move record {index}")
 
 
 def _text_field(text: str, size: int, codec: str) -> bytes:
