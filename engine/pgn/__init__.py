@@ -8,8 +8,14 @@ The other formats (:mod:`.formats`, each in its own module; docs/gamefiles.md li
     write_games("game.xqf", [games[0]])                 # XQF 1.0, which XQStudio opens
 
 XQF (every version, the encrypted ones from 11 on), CBR and CBL keep the game's tree of moves: its
-variations are read into :attr:`Game.variations`, its comments into :attr:`Game.comments`; a library with
-a bad game gives the others with ``errors="skip"``, listing the bad ones in ``failures``.
+variations are read into :attr:`Game.variations`, its comments into :attr:`Game.comments`.
+
+Damaged files are read as python-chess reads chess PGN: every game as far as it reads, each line (the
+main line or a variation) up to its first illegal or unreadable move, what could not be read in
+:attr:`Game.errors`, and one warning of the ``engine.pgn`` logger for the file; a library's odd game
+(no general, an empty board) is a game with its error, and the games after it are read.
+``errors="skip"`` leaves such games out, ``errors="raise"`` raises the first error, as strict reading
+does.
 
 A Xiangqi PGN game looks like chess PGN::
 
@@ -40,8 +46,8 @@ Reading (:func:`read_games`, :func:`iter_games`):
 * ``{comments}`` and ``;`` line comments become :attr:`Game.comments` (the
   comment after each move) or :attr:`Game.start_comment`; NAGs (``$1``),
   ``!``/``?`` suffixes and ``%`` escape lines are skipped; variations
-  ``( ... )``, nested or not, are checked for balance and skipped (the
-  PGN writer writes a Game's variations);
+  ``( ... )``, nested or not, are read into :attr:`Game.variations` (the
+  PGN writer writes them so);
 * a result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) ends a game; a
   ``Variant`` tag other than ``xiangqi`` is refused;
 * bytes are decoded with ``encoding=`` when given, else as UTF-8 when they
@@ -49,9 +55,10 @@ Reading (:func:`read_games`, :func:`iter_games`):
   likeliest first, under which every move reads (a decode that merely
   succeeds proves nothing).
 
-Anything that cannot be read raises :class:`PgnError` (:class:`GameFileError` for
-the other formats), whose message names the file, the game (number and Event),
-the line or byte, the move number and the token.
+What cannot be read is a :class:`PgnError` (:class:`GameFileError` for the other
+formats) in the game's ``errors`` (raised with ``errors="raise"``), whose message
+names the file, the game (number and Event), the line or byte, the move number
+and the token.
 
 Writing (:func:`write_game`, :func:`write_games`) produces the seven-tag
 roster first, then ``FEN``, ``Format`` and the other tags, and movetext

@@ -144,9 +144,8 @@ class Game:
     none), so both lists have the same length; when ``comments`` is left empty
     it is filled with ``None``.  ``start_comment`` is a comment before the
     first move.  ``result`` is one of :data:`RESULTS`.  ``variations[i]`` are
-    the lines played instead of ``moves[i]`` (:class:`Variation`), as the XQF,
-    CBR, CBL and DhtmlXQ readers find them (the PGN reader reads past
-    variations; the writers write them).  ``number`` is the game's place in
+    the lines played instead of ``moves[i]`` (:class:`Variation`), as the
+    readers find them and the writers write them.  ``number`` is the game's place in
     the file it was read from (1 for the first; None for a game made in code);
     it takes no part in comparing games.
 
@@ -154,8 +153,8 @@ class Game:
     order met; it is empty for a game read whole and takes no part in comparing games. A reader keeps
     what reads (see :func:`engine.pgn.read_games`): each line (the main line or a variation) stops before
     its first illegal or unreadable move, without what branches off there. A game whose start position
-    does not read has no move, and its ``FEN`` tag is the board as the file gives it (so that
-    :meth:`end_position` raises its PgnError).
+    does not read has no move, and its ``FEN`` tag is the board as the file gives it where a FEN can say
+    it (so that :meth:`end_position` raises its PgnError).
     """
 
     headers: dict[str, str] = field(default_factory=dict)
