@@ -93,7 +93,9 @@ class WebGame:
         if len(data) > MAX_UPLOAD_BYTES:
             raise WebInputError(f"the file is too large ({len(data)} bytes; at most {MAX_UPLOAD_BYTES})")
         try:
-            games = read_games(data)
+            # strict until the page shows a damaged game's errors (engine.pgn's default keeps what reads
+            # and warns in the server's log only)
+            games = read_games(data, errors="raise")
         except PgnError as exc:
             raise WebInputError(f"cannot read the PGN: {exc}") from None
         if not games:
