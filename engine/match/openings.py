@@ -102,22 +102,20 @@ def _parse_epd(line: str, number: int) -> Opening:
 
 
 def _load_pgn(path: Path, encoding: Optional[str]) -> list[Opening]:
-    from ..errors import InvalidFenError
     from ..pgn import PgnError, read_games
 
-    openings = []
+    openings, unread = [], []
     try:   # a damaged game is read as far as it goes (engine.pgn logs one warning line for the file)
         games = read_games(path, encoding=encoding)
     except PgnError as exc:
         raise OpeningError(str(exc)) from None
     for index, game in enumerate(games, 1):
-        try:
-            Position(game.starting_fen())
-        except InvalidFenError:   # its start position does not read (game.errors): it opens nothing
+        if game.errors and not game.moves:   # neither its start nor its first move reads: it opens nothing
+            unread.append(game.errors[0])
             continue
         name = (game.headers.get("Opening") or game.headers.get("Event") or game.headers.get("Title")
                 or f"game {index}")
         openings.append(Opening(name, game.starting_fen(), tuple(game.moves)))
     if not openings:
-        raise OpeningError(f"opening file {str(path)!r} holds no games")
+        raise OpeningError(str(unread[0]) if unread else f"opening file {str(path)!r} holds no games")
     return openings

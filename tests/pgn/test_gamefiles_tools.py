@@ -19,7 +19,7 @@ from engine import Position
 from engine.book import open_book
 from engine.book.build import BuildSettings, build_book
 from engine.match.cli import parse_args
-from engine.match.openings import load_openings
+from engine.match.openings import OpeningError, load_openings
 from engine.pgn import Game, read_games
 from support.samplewriters import cbl_library, cbr_record
 
@@ -109,15 +109,18 @@ def test_match_openings_from_a_library_and_files_named_otherwise(tmp_path, libra
     shutil.copy(FILES / "xqf18-endgame-black.xqf", renamed)
     (endgame,) = load_openings(renamed)
     assert endgame.fen.split()[1] == "b" and len(endgame.moves) == 3
-    # A damaged game opens as far as it reads (game 2's first move is illegal: the start), and the user
-    # is told once (engine.pgn's warning); a game whose start position does not read opens nothing.
+    # A damaged game opens as far as it reads, and the user is told once (engine.pgn's warning); a game of
+    # which nothing reads (game 2's first move is illegal; a board without a general) opens nothing.
     damaged = load_openings(FILES / "bad-second-game.CBL")
-    assert [len(opening.moves) for opening in damaged] == [57, 0, 61]
+    assert [len(opening.moves) for opening in damaged] == [57, 61]
     no_general = bytearray(cbr_record(Game(moves=["h2e2"])))
     no_general[2120 + 9 * 9 + 4] = 0            # Red's general gone from e0
     odd = tmp_path / "odd.CBL"
     odd.write_bytes(cbl_library([], "库", records=[bytes(no_general), cbr_record(Game(moves=["c3c4"]))]))
     assert [opening.moves for opening in load_openings(odd)] == [("c3c4",)]
+    odd.write_bytes(cbl_library([], "库", records=[bytes(no_general)]))
+    with pytest.raises(OpeningError, match="game 1.*not a Xiangqi position"):
+        load_openings(odd)
     config = parse_args(["-engine", "cmd=a", "-engine", "cmd=b", "-tc", "1", "-openings", f"file={library}"])
     assert len(config.openings) == 38
 
