@@ -1,63 +1,47 @@
-"""`jiangjun match`: command-line options in the style of cutechess-cli and fastchess.
+"""`jiangjun match`: the command line in the style of cutechess-cli and fastchess, read by the option table
+(engine.match.options) into a MatchConfig, and the help text and docs/match.md's option reference generated
+from the same table.
 
     jiangjun match -engine cmd=jiangjun name=jj -engine cmd=/usr/games/fairy-stockfish proto=ucci \\
         -each tc=10+0.1 option.Hash=64 -games 2 -rounds 50 -repeat -concurrency 2 -pgnout games.pgn
+
+    python -m engine.match.cli --markdown [docs/match.md]   # the reference; with a file: rewrite its copy
 """
 from __future__ import annotations
 
 import sys
-from typing import Optional, Sequence
+import textwrap
+from typing import Any, Optional, Sequence
 
-from ..client import PROTOCOLS, XBOARD_NAMES, EngineConfig
-from ..cluster import ClusterError, parse_cluster
-from ..pgn import NOTATIONS
-from .referee import Adjudication
+from ..client import XBOARD_NAMES, EngineConfig
+from ..cluster import ClusterError
 from .openings import OpeningError, default_book, load_openings
-from .runner import TOURNAMENTS, EngineSpec, Match, MatchConfig
+from .options import BY_FLAG, TABLE, Key, MatchOption, UsageError, prefixed, read_command_line, read_settings
+from .referee import Adjudication
+from .runner import EngineSpec, Match, MatchConfig
 from .stats import Sprt
 from .timecontrol import TimeControl, TimeControlError
 
-USAGE = """usage: jiangjun match -engine cmd=CMD [name=N] [proto=uci|ucci|xboard|auto] [dir=D] [tc=TC] [ranks=0|1]
-                     [option.NAME=VALUE ...] -engine ... [options]
-  proto=xboard (or cecp)   an XBoard (CECP) engine: MaxQi, Sjaak II, Fairy-Stockfish in xboard mode;
-                           auto tries UCI, then UCCI
-  -tournament round-robin|gauntlet
-                           every engine against every other (default), or the first against each other
-  -each KEY=VALUE ...      settings for every engine (an engine's own settings win)
-  -tc TC                   time control for all engines: 10+0.1 (sudden death + increment, seconds),
-                           40/5400:10/900 (stages: moves/seconds, the last repeats), 30/300 (repeating),
-                           st=1 (seconds per move), depth=N, nodes=N, or a scheme of the Chinese rules:
-                           cn-90-40, cn-60-30, cn-rapid, cn-5-30
-  -scale F                 multiply all times by F (e.g. 0.0166667 plays a rules scheme at 1/60 speed)
-  -games N  -rounds N      games per pair in each round (default 1), rounds (default 1)
-  -concurrency N           games played at once (default 1)
-  -openings file=F [format=epd|pgn|book] [order=sequential|random] [encoding=auto|utf-8|gbk|big5]
-                           start positions (default: the built-in book); pgn: any game file (PGN, XQF,
-                           CBR, CBL, CBF, DhtmlXQ), its encoding detected
-  -repeat                  play each opening twice, with colours swapped
-  -pgnout FILE [notation=iccs|wxf|chinese|san]   (san: XBoard's PGN, which XBoard opens)
-  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   (on the pentanomial pair counts under -repeat)
-  -draw movenumber=N movecount=M score=S     -resign movecount=N score=S [twosided=true]
-  -maxmoves N              draw after N full moves
-  -timemargin MS           how far an engine may overrun its clock before it forfeits (default 100)
-  -seed N  -event NAME
-  -cluster tcp://HOST:8786 | local:N
-                           play the games on a Dask cluster: a running scheduler, or N local worker
-                           processes (pip install 'jiangjun[cluster]'); one game per worker thread
-  -resume FILE             journal the finished games in FILE; run the same command again after the
-                           runner was stopped or killed, and only the missing games are played"""
+__all__ = ["UsageError", "build_config", "help_text", "main", "markdown_reference", "parse_args"]
+
+#: Where docs/match.md's copy of the reference begins and ends.
+DOCS_BEGIN = "<!-- option reference: generated from engine/match/options.py by python -m engine.match.cli --markdown -->"
+DOCS_END = "<!-- end of the option reference -->"
 
 
-class UsageError(ValueError):
-    """A command line that cannot be understood; the message says which part and what is expected."""
+class HelpRequested(UsageError):
+    """-help: print the help, and nothing else."""
 
 
 def main(argv: Sequence[str]) -> int:
     try:
         config = parse_args(list(argv))
+    except HelpRequested:
+        print(help_text())
+        return 0
     except (UsageError, TimeControlError, OpeningError) as exc:
         print(f"jiangjun match: {exc}", file=sys.stderr)
-        print(USAGE, file=sys.stderr)
+        print("(jiangjun match -help lists the options)", file=sys.stderr)
         return 2
     try:
         Match(config).run()
@@ -70,166 +54,177 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _key_values(words: list[str], flag: str) -> dict[str, str]:
-    values = {}
-    for word in words:
-        key, sep, value = word.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{flag}: expected key=value, got {word!r}")
-        values[key] = value
-    return values
-
-
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"{what} must be a whole number, not {text!r}") from None
-
-
-def _float(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise UsageError(f"{what} must be a number, not {text!r}") from None
-
-
 def parse_args(argv: list[str]) -> MatchConfig:
     """Turn cutechess-style arguments into a MatchConfig."""
-    groups: list[tuple[str, list[str]]] = []
-    for word in argv:
-        if word.startswith("-") and len(word) > 1 and not word[1].isdigit():
-            groups.append((word, []))
-        elif groups:
-            groups[-1][1].append(word)
-        else:
-            raise UsageError(f"unexpected {word!r} before the first option")
-    engine_settings: list[dict[str, str]] = []
-    each: dict[str, str] = {}
-    global_tc: Optional[str] = None
-    scale = 1.0
-    config = MatchConfig(engines=[], openings=[])
-    openings_file: Optional[dict[str, str]] = None
-    draw: dict[str, str] = {}
-    resign: dict[str, str] = {}
-    for flag, words in groups:
-        def need_one() -> str:
-            if len(words) != 1:
-                raise UsageError(f"{flag} takes one value")
-            return words[0]
+    return build_config(read_command_line(argv))
 
-        if flag == "-engine":
-            engine_settings.append(_key_values(words, flag))
-        elif flag == "-each":
-            each.update(_key_values(words, flag))
-        elif flag == "-tc":
-            global_tc = need_one()
-        elif flag == "-scale":
-            scale = _float(need_one(), "-scale")
-            if scale <= 0:
-                raise UsageError("-scale must be positive")
-        elif flag == "-tournament":
-            config.tournament = need_one()
-            if config.tournament not in TOURNAMENTS:
-                raise UsageError(f"-tournament must be one of {', '.join(TOURNAMENTS)}, not {config.tournament!r}")
-        elif flag == "-games":
-            config.games = _int(need_one(), "-games")
-        elif flag == "-rounds":
-            config.rounds = _int(need_one(), "-rounds")
-        elif flag == "-concurrency":
-            config.concurrency = max(1, _int(need_one(), "-concurrency"))
-        elif flag == "-openings":
-            openings_file = _key_values(words, flag)
-        elif flag == "-repeat":
-            config.repeat = True
-        elif flag == "-pgnout":
-            if not words:
-                raise UsageError("-pgnout takes a file name")
-            config.pgn_path = words[0]
-            extra = _key_values(words[1:], flag)
-            config.pgn_notation = extra.get("notation", "iccs")
-            if config.pgn_notation not in NOTATIONS:
-                raise UsageError(f"-pgnout notation must be one of {', '.join(NOTATIONS)}")
-        elif flag == "-sprt":
-            values = _key_values(words, flag)
-            if "elo0" not in values or "elo1" not in values:
-                raise UsageError("-sprt needs elo0= and elo1=")
-            config.sprt = Sprt(_float(values["elo0"], "elo0"), _float(values["elo1"], "elo1"),
-                               _float(values.get("alpha", "0.05"), "alpha"), _float(values.get("beta", "0.05"), "beta"))
-        elif flag == "-draw":
-            draw = _key_values(words, flag)
-        elif flag == "-resign":
-            resign = _key_values(words, flag)
-        elif flag == "-maxmoves":
-            config.adjudication.max_moves = _int(need_one(), "-maxmoves")
-        elif flag == "-timemargin":
-            config.time_margin = _int(need_one(), "-timemargin") / 1000
-        elif flag == "-seed":
-            config.seed = _int(need_one(), "-seed")
-        elif flag == "-cluster":
-            config.cluster = need_one()
-            try:
-                parse_cluster(config.cluster)
-            except ValueError as exc:
-                raise UsageError(f"-cluster: {exc}") from None
-        elif flag == "-resume":
-            config.resume_path = need_one()
-        elif flag == "-event":
-            config.event = " ".join(words) or config.event
-        elif flag in ("-h", "-help", "--help"):
-            raise UsageError("help requested")
-        else:
-            raise UsageError(f"unknown option {flag}")
-    if draw:
-        config.adjudication.draw_movenumber = _int(draw.get("movenumber", "0"), "-draw movenumber")
-        config.adjudication.draw_movecount = _int(draw.get("movecount", "1"), "-draw movecount")
-        config.adjudication.draw_score = _int(draw.get("score", "0"), "-draw score")
-    if resign:
-        config.adjudication.resign_movecount = _int(resign.get("movecount", "1"), "-resign movecount")
-        config.adjudication.resign_score = _int(resign.get("score", "600"), "-resign score")
-        config.adjudication.resign_twosided = resign.get("twosided", "false").lower() in ("1", "true", "yes")
-    for settings in engine_settings:
-        config.engines.append(_engine_spec({**each, **settings}, global_tc, scale))
-    if len(config.engines) < 2:
+
+# -- the values of the table into a MatchConfig -------------------------------------------------------------
+def build_config(values: dict[str, Any]) -> MatchConfig:
+    """The MatchConfig of the options' values (engine.match.options.read_command_line)."""
+    if values["help"]:
+        raise HelpRequested("help requested")
+    pgn = _settings("-pgnout", values) or {}
+    sprt = _settings("-sprt", values)
+    each = values["each"] or {}
+    engines = [_engine_spec({**each, **own}, values["tc"], values["scale"]) for own in values["engine"]]
+    if len(engines) < 2:
         raise UsageError("a match needs at least two -engine options")
-    if openings_file:
-        if "file" not in openings_file:
-            raise UsageError("-openings needs file=")
-        config.openings = load_openings(openings_file["file"], openings_file.get("format"),
-                                        openings_file.get("encoding"))
-        config.random_order = openings_file.get("order", "sequential") == "random"
-    else:
-        config.openings = default_book()
-    return config
-
-
-def _engine_spec(settings: dict[str, str], global_tc: Optional[str], scale: float) -> EngineSpec:
-    if not settings.get("cmd"):
-        raise UsageError("each -engine needs cmd=")
-    options = {key[len("option."):]: value for key, value in settings.items() if key.startswith("option.")}
-    proto = settings.get("proto", "auto")
-    if proto not in PROTOCOLS:
-        raise UsageError(f"proto must be uci, ucci, xboard (or cecp) or auto, not {proto!r}")
-    rank_base = settings.get("ranks")
-    config = EngineConfig(
-        cmd=settings["cmd"], name=settings.get("name"), proto=proto, options=options,
-        workdir=settings.get("dir"), rank_base=None if rank_base is None else _int(rank_base, "ranks"),
+    openings = _settings("-openings", values)
+    return MatchConfig(
+        engines=engines, openings=_openings(openings), tournament=values["tournament"],
+        games=values["games"], rounds=values["rounds"], concurrency=values["concurrency"],
+        repeat=values["repeat"], random_order=openings is not None and openings["order"] == "random",
+        seed=values["seed"], adjudication=_adjudication(values),
+        sprt=None if sprt is None else Sprt(sprt["elo0"], sprt["elo1"], sprt["alpha"], sprt["beta"]),
+        pgn_path=pgn.get("FILE"), pgn_notation=pgn.get("notation", "iccs"), time_margin=values["timemargin"] / 1000,
+        event=values["event"], cluster=values["cluster"], resume_path=values["resume"],
     )
+
+
+def _settings(flag: str, values: dict[str, Any]) -> Optional[dict[str, Any]]:
+    row = BY_FLAG[flag]
+    return read_settings(row, values[row.name])
+
+
+def _openings(settings: Optional[dict[str, Any]]) -> list:
+    if settings is None:
+        return default_book()
+    return load_openings(settings["file"], settings.get("format"), settings["encoding"])
+
+
+def _adjudication(values: dict[str, Any]) -> Adjudication:
+    """-draw, -resign and -maxmoves; or -noadjudicate, which takes none of them."""
+    draw, resign = _settings("-draw", values), _settings("-resign", values)
+    if values["noadjudicate"]:
+        given = [flag for flag, value in (("-draw", draw), ("-resign", resign), ("-maxmoves", values["maxmoves"]))
+                 if value]
+        if given:
+            raise UsageError(f"-noadjudicate adjudicates nothing: it cannot go with {' or '.join(given)}")
+        return Adjudication(rules_only=True)
+    adjudication = Adjudication(max_moves=values["maxmoves"])
+    if draw is not None:
+        adjudication.draw_movenumber, adjudication.draw_movecount, adjudication.draw_score = (
+            draw["movenumber"], draw["movecount"], draw["score"])
+    if resign is not None:
+        adjudication.resign_movecount, adjudication.resign_score, adjudication.resign_twosided = (
+            resign["movecount"], resign["score"], resign["twosided"])
+    return adjudication
+
+
+def _engine_spec(given: dict[str, Any], global_tc: Optional[str], scale: float) -> EngineSpec:
+    """An engine of -engine's settings merged over -each's: how to start it and its time control."""
+    settings = read_settings(BY_FLAG["-engine"], given)
+    assert settings is not None
+    config = EngineConfig(cmd=settings["cmd"], name=settings.get("name"), proto=settings["proto"],
+                          options=prefixed(settings, "option."), workdir=settings.get("dir"),
+                          rank_base=settings.get("ranks"))
+    who = f"engine {config.name or config.cmd}"
     tc_text = settings.get("tc") or global_tc
-    if "st" in settings:
-        tc_text = f"st={settings['st']}"
-    elif "depth" in settings:
-        tc_text = f"depth={settings['depth']}"
-    elif "nodes" in settings:
-        tc_text = f"nodes={settings['nodes']}"
+    for limit in ("st", "depth", "nodes"):       # a limit of its own wins over any tc
+        if limit in settings:
+            tc_text = f"{limit}={settings[limit]}"
+            break
     if not tc_text:
-        raise UsageError(f"no time control for engine {config.name or config.cmd}: use -tc or tc=")
+        raise UsageError(f"no time control for {who}: use -tc or tc=")
     tc = TimeControl.parse(tc_text, scale=scale)
-    if proto in XBOARD_NAMES:
+    if config.proto in XBOARD_NAMES:
         # What CECP cannot say (engine.client.cecp): a node limit, and st in fractions of a second.
         if tc.nodes is not None:
-            raise UsageError(f"engine {config.name or config.cmd}: an XBoard engine takes no node limit")
+            raise UsageError(f"{who}: an XBoard engine takes no node limit")
         if tc.movetime is not None and (tc.movetime < 1 or not float(tc.movetime).is_integer()):
-            raise UsageError(f"engine {config.name or config.cmd}: an XBoard engine's st is whole seconds, "
-                             f"not {tc.movetime:g}")
+            raise UsageError(f"{who}: an XBoard engine's st is whole seconds, not {tc.movetime:g}")
     return EngineSpec(config, tc)
+
+
+# -- the help text and the docs' reference, from the table ---------------------------------------------------
+def usage(row: MatchOption) -> str:
+    """How an option is written: ``-games N``, ``-pgnout FILE [notation=iccs|wxf|chinese|san]``."""
+    if row.takes == "flag":
+        return row.flag
+    if row.takes in ("value", "words"):
+        return f"{row.flag} {row.metavar or '|'.join(row.choices)}"
+    if row.repeated or row.merged:
+        return f"{row.flag} KEY=VALUE ..."
+    words = [row.first.name] if row.first is not None else []
+    words += [key.spelling() if key.required else f"[{key.spelling()}]" for key in row.keys]
+    return " ".join([row.flag, *words])
+
+
+def _shown(value: Any) -> str:
+    """A default as it is written on the command line: ``true``, ``0.05``, ``iccs``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _default_text(row: MatchOption) -> str:
+    if row.takes in ("flag", "settings") or row.default is None:
+        return ""
+    return _shown(row.default)
+
+
+def help_text(width: int = 110) -> str:
+    """`jiangjun match -help`."""
+    lines = ["usage: jiangjun match -engine cmd=CMD [KEY=VALUE ...] -engine ... [options]", ""]
+    for row in TABLE:
+        default = _default_text(row)
+        lines += _help_entry(usage(row), row.help + (f" (default {default})" if default else ""), 2, width)
+        if row.takes == "settings" and not row.merged:
+            for key in row.keys:
+                lines += _help_entry(key.spelling(), _key_help(key), 6, width)
+    return "\n".join(lines)
+
+
+def _key_help(key: Key) -> str:
+    default = "" if key.default is None else f" (default {_shown(key.default)})"
+    return key.help + default + (" (required)" if key.required else "")
+
+
+def _help_entry(left: str, text: str, indent: int, width: int) -> list[str]:
+    """``  -games N                 games per pair ...``, the text wrapped in its column."""
+    column = 30
+    head = " " * indent + left
+    wrapped = textwrap.wrap(text, width - column)
+    if len(head) + 2 > column:
+        return [head] + [" " * column + line for line in wrapped]
+    return [head.ljust(column) + wrapped[0]] + [" " * column + line for line in wrapped[1:]]
+
+
+def markdown_reference() -> str:
+    """docs/match.md's option reference: a table of the options, then one of an engine's settings."""
+    lines = [DOCS_BEGIN, "", "| option | meaning | default |", "|---|---|---|"]
+    for row in TABLE:
+        keys = "" if row.repeated or row.merged or row.takes != "settings" else "; ".join(
+            f"`{key.name}`: {_key_help(key)}" for key in row.keys)
+        meaning = row.help + (f". {keys}" if keys else "")
+        lines.append(f"| `{_cell(usage(row))}` | {_cell(meaning)} | {_cell(_default_text(row))} |")
+    lines += ["", "An engine's settings (`-engine`, `-each`):", "", "| setting | meaning | default |", "|---|---|---|"]
+    for key in BY_FLAG["-engine"].keys:
+        default = "" if key.default is None else _shown(key.default)
+        lines.append(f"| `{_cell(key.spelling())}` | {_cell(key.help)} | {_cell(default)} |")
+    return "\n".join(lines + ["", DOCS_END])
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def with_reference(document: str) -> str:
+    """`document` (docs/match.md) with its copy of the reference replaced by the table's."""
+    start, end = document.find(DOCS_BEGIN), document.find(DOCS_END)
+    if start < 0 or end < start:
+        raise ValueError(f"no generated option reference ({DOCS_BEGIN} ... {DOCS_END}) in the document")
+    return document[:start] + markdown_reference() + document[end + len(DOCS_END):]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["--markdown"]:
+        sys.exit("usage: python -m engine.match.cli --markdown [FILE]  (FILE: rewrite its option reference)")
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], encoding="utf-8") as handle:
+            text = with_reference(handle.read())
+        with open(sys.argv[2], "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        print(markdown_reference())

@@ -1,16 +1,14 @@
 """jiangjun match: real matches between engine processes (fake engines and Fairy-Stockfish), judged by
 the rules; failures end games with the right result and reason and the match goes on."""
 import io
-import os
 import re
-import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from support import ROOT, engine_env
+from support import DATA, FSF, engine_env, needs_fsf
+from support.driver import ENGINE_COMMAND, fake_command
 from engine import Position
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
@@ -21,20 +19,11 @@ from engine.match.stats import Sprt
 from engine.match.timecontrol import TimeControl
 from engine.pgn import read_games
 
-FAKES = ROOT / "tests" / "fake_engines"
-FSF = "/usr/games/fairy-stockfish"
-needs_fsf = pytest.mark.skipif(not os.access(FSF, os.X_OK), reason=f"Fairy-Stockfish not installed at {FSF}")
-
-
-@pytest.fixture(autouse=True)
-def _pythonpath(monkeypatch):
-    """The fakes import `engine`: this checkout when it is built in place, else the installed package."""
-    if any((ROOT / "engine").glob("_core*.so")):
-        monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def fake(script: str, *flags: str, name: str | None = None) -> EngineConfig:
-    return EngineConfig(shlex.join([sys.executable, str(FAKES / script), *flags]), name=name or script[:-3])
+    return EngineConfig(fake_command(script, *flags), name=name or script[:-3])
 
 
 def run_match(engines, tc="10+0.1", openings=None, **settings) -> tuple[Match, str]:
@@ -136,7 +125,7 @@ def test_pgn_for_xboard(tmp_path):
 
 def test_pgn_openings_in_big5(tmp_path):
     # Master games of the Chinese Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), Big5: detected or given.
-    sample = ROOT / "tests" / "data" / "pgn" / "ccpd" / "general-rear-00002312.pgn"
+    sample = DATA / "pgn" / "ccpd" / "general-rear-00002312.pgn"
     (game,) = read_games(sample)
     for encoding in (None, "auto", "big5"):
         (opening,) = load_openings(sample, "pgn", encoding)
@@ -254,8 +243,8 @@ def test_command_line_parsing(tmp_path):
 def test_command_line_runs_a_match(tmp_path):
     env = engine_env()
     cmd = [sys.executable, "-m", "engine", "match",
-           "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py')])}", "name=one",
-           "-engine", f"cmd={shlex.join([sys.executable, str(FAKES / 'random_mover.py'), '--seed', '2'])}", "name=two",
+           "-engine", f"cmd={fake_command('random_mover.py')}", "name=one",
+           "-engine", f"cmd={fake_command('random_mover.py', '--seed', '2')}", "name=two",
            "-tc", "5+0", "-games", "2", "-maxmoves", "30", "-pgnout", str(tmp_path / "cli.pgn")]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -269,7 +258,7 @@ def test_ctrl_c_prints_the_partial_table_and_keeps_the_pgn(tmp_path):
     import time
 
     env = engine_env()
-    slow = shlex.join([sys.executable, str(FAKES / "random_mover.py")])
+    slow = fake_command("random_mover.py")
     pgn = tmp_path / "partial.pgn"
     cmd = [sys.executable, "-m", "engine", "match", "-engine", f"cmd={slow}", "name=one",
            "-engine", f"cmd={slow} --seed 5", "name=two", "-tc", "5+0", "-games", "500",
@@ -356,10 +345,48 @@ def test_the_pgn_names_this_projects_engine_with_its_commit(tmp_path):
 
     pgn = tmp_path / "jiangjun.pgn"
     # Run outside the checkout, so that `-m engine` finds the built engine (see conftest.engine_env).
-    ours = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="uci", workdir=str(tmp_path),
+    ours = EngineConfig(ENGINE_COMMAND, proto="uci", workdir=str(tmp_path),
                         options={"Threads": "1"})
     run_match([ours, fake("random_mover.py", name="random")], tc="depth=1", games=1, pgn_path=str(pgn),
               adjudication=Adjudication(max_moves=4))
     tags = read_games(pgn)[0].headers
     assert tags["RedEngine"] == tags["Red"] == ENGINE_NAME
     assert "Threads=1" in tags["RedOptions"] and "OwnBook=false" in tags["RedOptions"]
+
+
+@pytest.mark.slow
+def test_each_engine_plays_on_its_own_clock(tmp_path):
+    # Time odds from the command line: the second engine's tc= wins over -tc. Each side is sent its own
+    # clock and its opponent's, and the PGN names both.
+    log, pgn = tmp_path / "fast.log", tmp_path / "odds.pgn"
+    fast = fake_command("random_mover.py", "--log", str(log))
+    slow = fake_command("random_mover.py", "--seed", "2")
+    config = parse_args(["-engine", f"cmd={fast}", "name=fast", "-engine", f"cmd={slow}", "name=slow", "tc=4+0.2",
+                         "-tc", "2+0.1", "-games", "2", "-maxmoves", "12", "-pgnout", str(pgn)])
+    match = Match(config, io.StringIO())
+    match.run()
+    assert len(match.records) == 2 and all(r.termination == "max_moves" for r in match.records)
+    for game in read_games(pgn):
+        tags = (game.headers["RedTimeControl"], game.headers["BlackTimeControl"])
+        assert tags == (("2+0.1", "4+0.2") if game.headers["Red"] == "fast" else ("4+0.2", "2+0.1"))
+        assert "TimeControl" not in game.headers
+    first = log.read_text().split("go ", 1)[1].splitlines()[0].split()
+    sent = dict(zip(first[::2], map(int, first[1::2])))
+    assert {(sent["wtime"], sent["winc"]), (sent["btime"], sent["binc"])} == {(2000, 100), (4000, 200)}
+
+
+@pytest.mark.slow
+def test_without_adjudication_an_engine_that_answers_no_move_forfeits():
+    # Generals, advisors and elephants only: the rules library calls it a draw, and by default the runner
+    # ends the game there before anyone moves. Under -noadjudicate the engines must play on, and one that
+    # answers "no move" (UCI bestmove (none)) although it has legal moves forfeits.
+    bare = Opening("bare", "4k4/4a4/b4a3/9/6b2/9/9/3AB3B/4A4/5K3 b")
+    engines = [fake("random_mover.py", name="mover"), fake("none_mover.py", "--at", "1", name="none")]
+    match, _ = run_match(engines, openings=[bare])
+    record = match.records[0]
+    assert (record.termination, record.result, len(record.moves)) == ("insufficient_material", "1/2-1/2", 0)
+    match, output = run_match(engines, openings=[bare], adjudication=Adjudication(rules_only=True))
+    record = match.records[0]
+    assert (record.termination, record.result, record.loser_index) == ("no_move", "1-0", 1), record.detail
+    assert record.detail.startswith("Black (none) gave no move in a live position (9 legal moves")
+    assert "draw by insufficient material" in record.detail and "endings: no move in a live position 1" in output
