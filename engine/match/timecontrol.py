@@ -132,6 +132,14 @@ class Stage:
                 raise TimeControlError(f"a stage's {name} must be a finite number >= 0, not {value!r}")
             object.__setattr__(self, name, float(value))
 
+    def words(self, last_of_several: bool) -> str:
+        """The stage in words: ``40 moves in 90 min``, ``5 min for the game + 2 s per move``."""
+        if self.moves is None:
+            word = f"{_human(self.seconds)} for the {'rest of the game' if last_of_several else 'game'}"
+        else:
+            word = f"{self.moves} move{'s' if self.moves != 1 else ''} in {_human(self.seconds)}"
+        return word + (f" + {_human(self.increment)} per move" if self.increment else "")
+
     def pgn(self, follows_stage: bool = False) -> str:
         """This stage in PGN TimeControl form; ``follows_stage`` when it comes after another stage."""
         seconds = _fmt(self.seconds)
@@ -230,30 +238,20 @@ class TimeControl:
 
     def describe(self) -> str:
         """The time control in words, e.g. ``40 moves in 90 min, then 10 moves in 15 min (repeating)``."""
-        parts = []
-        if self.stages:
-            words = []
-            for stage in self.stages:
-                if stage.moves is None:
-                    word = f"{_human(stage.seconds)} for the rest of the game" if len(self.stages) > 1 \
-                        else f"{_human(stage.seconds)} for the game"
-                else:
-                    plural = "s" if stage.moves != 1 else ""
-                    word = f"{stage.moves} move{plural} in {_human(stage.seconds)}"
-                if stage.increment:
-                    word += f" + {_human(stage.increment)} per move"
-                words.append(word)
-            text = ", then ".join(words)
-            if self.stages[-1].moves is not None:
-                text += " (repeating)"
-            parts.append(text)
-        if self.movetime is not None:
-            parts.append(f"{_human(self.movetime)} per move")
-        if self.depth is not None:
-            parts.append(f"depth {self.depth}")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return "; ".join(parts) if parts else "no limit (infinite)"
+        limits = (
+            (self.stages, self._clock_words),
+            (self.movetime, lambda: f"{_human(self.movetime)} per move"),
+            (self.depth, lambda: f"depth {self.depth}"),
+            (self.nodes, lambda: f"{self.nodes} nodes"),
+        )
+        parts = [words() for value, words in limits if value]
+        return "; ".join(parts) or "no limit (infinite)"
+
+    def _clock_words(self) -> str:
+        """The stages in words: ``40 moves in 90 min, then 15 min for the rest of the game``."""
+        words = [stage.words(last_of_several=len(self.stages) > 1) for stage in self.stages]
+        repeating = " (repeating)" if self.stages[-1].moves is not None else ""
+        return ", then ".join(words) + repeating
 
 
 def _parse_number(text: str, item: str) -> float:
