@@ -22,8 +22,9 @@ the modes (post, ponder, analysis). Squares are ICCS (ranks 0..9, as XBoard coun
 Searches run on the engine facade's thread and input is read while they run: `?` moves now, `force`,
 `new`, `undo`, `result` and `quit` abandon the search without a move, `ping` during a search on the
 engine's move is answered after the move. The search thread never touches the game: it posts its result
-to the protocol thread (`post`), which plays the move, claims the result when the rules end the game,
-and starts pondering.
+to the protocol thread (`post`), which plays the move, claims the result when the rules end the game
+(checkmate, stalemate, the repetition rulings, the 60-move limit; not bare material, which no rule
+draws: the engine plays on there and leaves it to the GUI), and starts pondering.
 
 Errors are `Error (reason): command` and `Illegal move: MOVE`; a FEN that cannot be read gets
 `tellusererror Illegal position: ...`, and moves are refused until the next `new` or `setboard`
@@ -55,6 +56,10 @@ if TYPE_CHECKING:
 
 #: The repetition rulings (the third occurrence of a position).
 _REPETITIONS = (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE, Termination.REPETITION)
+#: The rulings the engine claims: those certain by the rules. Bare material (neither side has a chariot,
+#: horse, cannon or soldier) is not one: no rule of the game draws it (engines and GUIs adjudicate it, and
+#: a stalemate, a loss, is not ruled out), so the engine plays on and leaves it to the GUI.
+_CLAIMED = frozenset(Termination) - {Termination.INSUFFICIENT_MATERIAL}
 #: Commands accepted and ignored: answers to features, and news the engine has no use for.
 _IGNORED = ("accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw", "xboard")
 
@@ -245,11 +250,11 @@ class CecpSession(BaseSession):
         ruling goes against the engine. XBoard judges a perpetual against the side whose move completes
         the repetition (and waits otherwise), and it forfeits an engine whose win or draw claim it does
         not share; a loss claim it always accepts. So a completed repetition is claimed when the
-        opponent's move completed it, or when the engine loses by it; checkmate, stalemate, the 60-move
-        limit and bare material are claimed at once.
+        opponent's move completed it, or when the engine loses by it; checkmate, stalemate and the
+        60-move limit are claimed at once; bare material is not claimed (_CLAIMED): the engine plays on.
         """
         outcome = self.game.outcome()
-        if outcome is None:
+        if outcome is None or outcome.reason not in _CLAIMED:
             return False
         if own_move and outcome.reason in _REPETITIONS and outcome.winner != self.game.turn:
             return False
@@ -277,7 +282,8 @@ class CecpSession(BaseSession):
             return
         after = self.game.copy()
         after.push(predicted)
-        if after.outcome() is not None:
+        ruling = after.outcome()
+        if ruling is not None and ruling.reason in _CLAIMED:
             return
         self.start("ponder", self.ponder_limits(after), (predicted,), predicted)
 

@@ -27,6 +27,7 @@ from .. import book as books
 from ..book.policy import BookShelf, book_answer
 from ..color import Color
 from ..nets.loader import NetworkLoader
+from ..outcome import Outcome, Termination
 from ..position import Position, normalize_move
 from ..score import Score
 from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, TableEntry
@@ -51,6 +52,11 @@ CURRMOVE_AFTER_MS = 3000
 class EngineBusyError(RuntimeError):
     """An action that needs an idle engine (resizing the table, loading a network, perft) was asked for
     during a search."""
+
+
+class NoPositionError(ValueError):
+    """An action on the position (banmoves, perft, eval, flip) was asked for after a `position` that was
+    refused: no valid position is in force until the next one is accepted."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,7 @@ class _Job:
         # thread is still finishing (a GUI may change Hash or EvalFile as soon as it reads the bestmove).
         self.answered = False
         self.book: Optional[books.Book] = None   # the book to answer from (None: search)
+        self.no_position: Optional[str] = None   # why the last `position` was refused: then no move at all
         self.timer: Optional[IterationTimer] = None   # the time manager's rule between iterations (a clock)
 
 
@@ -125,6 +132,7 @@ class Engine:
         self._level_random = random.Random()   # the noise of the strength levels
         self._position = Position()
         self._banmoves: tuple[str, ...] = ()
+        self._position_error: Optional[str] = None   # why the last `position` was refused (None: valid)
         self._job: Optional[_Job] = None
         self._perft: Optional[threading.Thread] = None
 
@@ -135,8 +143,14 @@ class Engine:
 
     @property
     def position(self) -> Position:
-        """The position the next `go` searches (do not modify it)."""
+        """The position the next `go` searches (do not modify it); after a refused `position`, the last
+        valid one, which no `go` searches (see position_error)."""
         return self._position
+
+    @property
+    def position_error(self) -> Optional[str]:
+        """Why the last `position` was refused, None while the position in force is valid."""
+        return self._position_error
 
     @property
     def banmoves(self) -> tuple[str, ...]:
@@ -185,20 +199,33 @@ class Engine:
         """Set up `fen` (None: the start position) and play `moves`, which become the game record that
         the repetition rules and the natural move limit are judged from. Clears the banned moves.
 
-        Raises InvalidFenError or IllegalMoveError; the previous position then stays in force.
+        Raises InvalidFenError or IllegalMoveError; no position is then in force (refuse_position) until
+        the next valid one: a `go` answers no move rather than a move of an earlier position.
         """
-        position = Position(START_FEN if fen is None else fen)
-        for number, move in enumerate(moves, 1):
-            try:
-                position.push(move)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {number} ({move}): {exc}") from None
+        try:
+            position = Position(START_FEN if fen is None else fen)
+            for number, move in enumerate(moves, 1):
+                try:
+                    position.push(move)
+                except IllegalMoveError as exc:
+                    raise IllegalMoveError(f"move {number} ({move}): {exc}") from None
+        except ValueError as exc:   # InvalidFenError, IllegalMoveError
+            self.refuse_position(str(exc))
+            raise
         self._position = position
+        self._position_error = None
+        self._banmoves = ()
+
+    def refuse_position(self, reason: str) -> None:
+        """A `position` command was refused (`reason`: why, for the user): until the next valid one, `go`
+        answers no move and the commands on the position raise NoPositionError."""
+        self._position_error = reason
         self._banmoves = ()
 
     def set_banmoves(self, moves: Sequence[str]) -> None:
         """Exclude root moves (UCCI `banmoves`) until the next set_position. Raises IllegalMoveError for
         a move that is malformed or not legal in the current position."""
+        self._check_position("banmoves")
         banned = []
         for move in moves:
             iccs = normalize_move(move)
@@ -229,7 +256,7 @@ class Engine:
         """
         if self.perft_running:
             raise EngineBusyError("a perft is running; wait for 'Nodes searched' before 'go'")
-        for move in limits.searchmoves:
+        for move in limits.searchmoves if self._position_error is None else ():
             if not self._position.is_legal(move):
                 raise IllegalMoveError(f"searchmoves: {move} is not legal in {self._position.fen()}")
         self.stop()
@@ -237,6 +264,7 @@ class Engine:
         self._network.ensure(self._options.use_nnue)
         job = _Job(limits, on_info, on_bestmove, on_currmove)
         job.book = self._books.book if self._options.own_book else None
+        job.no_position = self._position_error
         if not (limits.infinite or limits.ponder):
             job.released.set()
         self._game_time.starting(_game_ply(self._position))
@@ -315,6 +343,7 @@ class Engine:
             raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {depth}")
         if self._busy():
             raise EngineBusyError("perft needs an idle engine; send stop first")
+        self._check_position("perft")
         position = self._position.copy()
         self._perft = threading.Thread(target=lambda: on_done(position.divide(depth)), name="perft", daemon=True)
         self._perft.start()
@@ -334,6 +363,7 @@ class Engine:
 
     def evaluate(self) -> int:
         """The static evaluation of the current position (centipawns, side to move's view)."""
+        self._check_position("eval")
         self._network.ensure(self._options.use_nnue)
         return int(self._searcher.evaluate(self._position.kernel_board))
 
@@ -349,6 +379,7 @@ class Engine:
     def flip(self) -> None:
         """Replace the position by its mirror image with the colours swapped (Pikafish's `flip`): the
         moves played are forgotten, and so are the banned moves."""
+        self._check_position("flip")
         self.set_position(self._position.mirror().fen())
 
     def evaluation_summary(self) -> str:
@@ -372,6 +403,11 @@ class Engine:
     def _busy(self) -> bool:
         return self.searching or self.perft_running
 
+    def _check_position(self, command: str) -> None:
+        """Raise NoPositionError when no valid position is in force (after a refused `position`)."""
+        if self._position_error is not None:
+            raise NoPositionError(f"{command}: {_no_position_words(self._position_error)}")
+
     def _wait_perft(self) -> None:
         if self._perft is not None:
             self._perft.join()
@@ -390,7 +426,7 @@ class Engine:
         try:
             result = self._search(job, position, banmoves, options, soft, hard)
         except Exception as exc:  # never leave a `go` without an answer
-            moves = [m for m in position.legal_moves() if m not in banmoves]
+            moves = [] if job.no_position else _allowed_moves(position, job.limits.searchmoves, banmoves)
             result = _unsearched(moves[0] if moves else None, note=f"search failed: {exc!r}")
         job.released.wait()
         if result.bestmove is not None and job.draw_offer and result.score.value <= DRAW_ACCEPT_SCORE:
@@ -400,39 +436,64 @@ class Engine:
 
     def _search(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
                 soft: int, hard: int) -> SearchResult:
-        """The answer to one `go`: the first step that has one (each step answers, or None to go on)."""
-        return (_game_over(position)                                   # Step 1. The rules have ended the game
-                or self._book_move(job, position, banmoves)            # Step 2. The opening book
-                or self._static_only(job, position)                    # Step 3. `go depth 0`
-                or self._searched(job, position, banmoves, options, soft, hard))   # Steps 4-7
+        """The answer to one `go`: a move whenever the position has a legal one the `go` allows, whatever
+        the rules say of the game (their ruling goes with it as its note, and the GUI adjudicates), found
+        by the first step that has one (each step answers, or None to go on)."""
+        if job.no_position is not None:                         # Step 1. No valid position: no move
+            return _unsearched(None, score=None, note=_no_position_words(job.no_position))
+        ruling = position.outcome()                             # Step 2. The rules' ruling, if any
+        moves = _allowed_moves(position, job.limits.searchmoves, banmoves)
+        if not moves:
+            return _no_move(ruling)
+        # The book knows nothing of rulings: where the rules have ended the game, the search answers.
+        answer = ((None if ruling is not None else self._book_move(job, position, banmoves))   # Step 3. Book
+                  or self._static_only(job, position, moves)                               # Step 4. Depth 0
+                  or self._searched(job, position, banmoves, options, soft, hard))         # Steps 5-8
+        if ruling is None:
+            return answer
+        note = f"the rules end the game here ({_ruling_words(ruling)}); a move is given all the same"
+        return replace(answer, note=note if answer.note is None else f"{note}; {answer.note}")
 
     def _book_move(self, job: _Job, position: Position, banmoves: tuple[str, ...]) -> Optional[SearchResult]:
-        """Step 2: a move of the book in use, when the `go` lets the book answer and it has one."""
+        """Step 3: a move of the book in use, when the `go` lets the book answer and it has one."""
         choice = book_answer(job.book, job.limits, position, banmoves, self._book_random)
         if choice is None:
             return None
         return _unsearched(choice.move.move, ponder=choice.ponder, pv=(choice.move.move,),
                            note=f"book move {choice.describe()}")
 
-    def _static_only(self, job: _Job, position: Position) -> Optional[SearchResult]:
-        """Step 3: `go depth 0` asks for the static evaluation alone."""
+    def _static_only(self, job: _Job, position: Position, moves: Sequence[str]) -> Optional[SearchResult]:
+        """Step 4: `go depth 0` asks for the static evaluation, which is the score, without a search. The
+        move is the static evaluation's choice one ply ahead: a move that leaves the opponent no move
+        first, then the best evaluated position after it. No search (what depth 0 asks for), yet not an
+        arbitrary move either (the move generator's first), and about 40 evaluations cost nothing."""
         if job.limits.depth != 0:
             return None
-        return _unsearched(None, score=Score(int(self._searcher.evaluate(position.kernel_board))),
-                           note="depth 0: static evaluation only", static=True)
+        board = position.kernel_board.copy()
+
+        def after(move: str) -> tuple[bool, int]:
+            board.push(move)
+            rank = (not board.legal_moves(), -int(self._searcher.evaluate(board)))
+            board.pop()
+            return rank
+
+        best = max(moves, key=after)
+        return _unsearched(best, score=Score(int(self._searcher.evaluate(position.kernel_board))), pv=(best,),
+                           note="depth 0: the static evaluation, and its choice of move one ply ahead",
+                           static=True)
 
     def _searched(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
                   soft: int, hard: int) -> SearchResult:
-        """Steps 4-7: the search, within what is left of the deadlines, at the strength level asked for,
-        and the line it plays."""
+        """Steps 5-8: the search, within what is left of the deadlines, at the strength level asked for,
+        and the line it plays (Step 2 made sure that the `go` leaves it a root move)."""
         limits = job.limits
-        soft, hard = _remaining_deadlines(job, soft, hard)          # Step 4. Deadlines
-        # Step 5. Strength: a level below full only lowers the depth and node limits (the time limits
+        soft, hard = _remaining_deadlines(job, soft, hard)          # Step 5. Deadlines
+        # Step 6. Strength: a level below full only lowers the depth and node limits (the time limits
         # stay the time manager's) and searches its candidates as extra PV lines, not shown to the GUI.
         level = strength.level_limits(options.level)
         depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
                                                        options.multipv, self._level_random)
-        # Step 6. The search.
+        # Step 7. The search.
         reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(
             position.kernel_board,
@@ -450,9 +511,7 @@ class Engine:
         )
         if job.timer is not None:
             job.timer.finish()
-        if found.bestmove is None:
-            return _unsearched(None, score=Score.mated(), note="no legal move that is not banned")
-        # Step 7. The choice: the best line, or at a strength level one of its candidates.
+        # Step 8. The choice: the best line, or at a strength level one of its candidates.
         chosen = strength.choose_line(level, reporter.iteration, found, self._level_random)
         return SearchResult(
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
@@ -506,20 +565,32 @@ class _IterationReporter:
             self.searcher.set_deadlines(max(1, soft - late), max(1, hard - late))
 
 
-def _game_over(position: Position) -> Optional[SearchResult]:
-    """Step 1: no move when the rules have ended the game, with the ruling as the note."""
-    outcome = position.outcome()
-    if outcome is None:
-        return None
-    if outcome.winner is None:
-        return _unsearched(None, note=f"the game is over: {outcome.reason} (draw)")
-    lost = outcome.winner != position.turn
-    return _unsearched(None, score=Score.mated() if lost else -Score.mated(),
-                       note=f"the game is over: {outcome.reason}, {outcome.winner.label} wins")
+def _allowed_moves(position: Position, searchmoves: Sequence[str], banmoves: Sequence[str]) -> list[str]:
+    """The legal moves the `go` allows: among `searchmoves` when it names any, never one of `banmoves`."""
+    return [move for move in position.legal_moves()
+            if (not searchmoves or move in searchmoves) and move not in banmoves]
+
+
+def _no_move(ruling: Optional[Outcome]) -> SearchResult:
+    """Step 2: the answer without a move to play: the side to move has none (checkmate or stalemate,
+    both lost), or `banmoves` and `searchmoves` leave none (lost as well: a banned move is one the
+    rules forbid)."""
+    if ruling is not None and ruling.reason in (Termination.CHECKMATE, Termination.STALEMATE):
+        return _unsearched(None, score=Score.mated(), note=f"the game is over ({_ruling_words(ruling)})")
+    return _unsearched(None, score=Score.mated(), note="no legal move left after banmoves and searchmoves")
+
+
+def _ruling_words(outcome: Outcome) -> str:
+    """The rules' ruling in words: 'repetition: a draw', 'perpetual check: Red wins'."""
+    return f"{outcome.reason.words}: {'a draw' if outcome.winner is None else outcome.winner.label + ' wins'}"
+
+
+def _no_position_words(reason: str) -> str:
+    return f"no valid position was given (the last position command was refused: {reason}); send a position"
 
 
 def _remaining_deadlines(job: _Job, soft: int, hard: int) -> tuple[int, int]:
-    """Step 4: the deadlines (ms, 0: none) counted from the `go`, less the time spent since (at least 1)."""
+    """Step 5: the deadlines (ms, 0: none) counted from the `go`, less the time spent since (at least 1)."""
     if not (soft or hard):
         return 0, 0
     spent = int((time.monotonic() - job.go_time) * 1000)
@@ -531,9 +602,10 @@ def _game_ply(position: Position) -> int:
     return 2 * (position.fullmove_number - 1) + (position.turn is Color.BLACK)
 
 
-def _unsearched(bestmove: Optional[str], score: Score = Score(0), **fields: object) -> SearchResult:
-    """An answer found without a search (a book move, a game already over, a failure): depth and
-    nodes 0, and a score (0 unless given), which the draw offer and the front ends read."""
+def _unsearched(bestmove: Optional[str], score: Optional[Score] = Score(0), **fields: object) -> SearchResult:
+    """An answer found without a search (a book move, no move to play, a failure): depth and nodes 0,
+    and a score (0 unless given; None: no position to score), which the draw offer and the front ends
+    read."""
     return SearchResult(bestmove, score=score, depth=0, nodes=0, **fields)  # type: ignore[arg-type]
 
 

@@ -207,8 +207,14 @@ class Session(BaseSession):
         apply(option, option.parse(self.dialect, command.value), self)
 
     def cmd_position(self, args: list[str]) -> None:
-        command = parse_position(args)
-        self.engine.set_position(command.fen, command.moves)
+        """`position {startpos | fen F} [moves ...]`. A refused one (malformed, a bad FEN, an illegal
+        move) leaves no position in force: the next `go` answers no move, not one of an earlier position."""
+        try:
+            command = parse_position(args)
+        except CommandError as exc:
+            self.engine.refuse_position(str(exc))
+            raise
+        self.engine.set_position(command.fen, command.moves)   # refuses the position itself
 
     def cmd_banmoves(self, args: list[str]) -> None:
         self.engine.set_banmoves(parse_moves(args, "banmoves"))
@@ -240,6 +246,9 @@ class Session(BaseSession):
         return False
 
     def cmd_display(self, args: list[str]) -> None:
+        if self.engine.position_error is not None:
+            self.say(f"No valid position: the last position command was refused ({self.engine.position_error})")
+            self.say("The last valid position:")
         position = self.engine.position
         for line in position.board_text().splitlines():
             self.say(line)

@@ -35,7 +35,8 @@ def parse_go(args: Sequence[str], millis: bool) -> SearchLimits:
     """The limits of a UCCI `go`: `[ponder|draw] depth N | nodes N | infinite | time T [movestogo N |
     increment I] [opptime T2 [oppmovestogo N2 | oppincrement I2]]`. Times in seconds unless `millis`.
 
-    `depth 0` asks for the static evaluation only. Raises CommandError (the whole `go` is ignored).
+    `depth 0` asks for the static evaluation, without a search (the move answered is the one it prefers
+    one ply ahead). Raises CommandError (the whole `go` is ignored).
     """
     scale = 1.0 if millis else 1000.0
     times: dict[str, float] = {}
@@ -89,16 +90,18 @@ def format_currmove(current: CurrentMove) -> str:
 
 
 def format_bestmove(result: SearchResult) -> list[str]:
-    """`bestmove M [ponder P] [draw]`, or `nobestmove` when there is no move to play (after the static
-    evaluation for `go depth 0`)."""
+    """`bestmove M [ponder P] [draw]`, after `info depth 0 score S pv M` for `go depth 0` (the static
+    evaluation, and the move it chose), or `nobestmove` when there is no move to play."""
     if result.bestmove is None:
-        return [f"info depth 0 score {result.score.value}", "nobestmove"] if result.static else ["nobestmove"]
+        return ["nobestmove"]
+    static = [f"info depth 0 score {result.score.value} pv {result.bestmove}"] \
+        if result.static and result.score is not None else []
     line = f"bestmove {result.bestmove}"
     if result.ponder:
         line += f" ponder {result.ponder}"
     if result.offers_draw:
         line += " draw"
-    return [line]
+    return [*static, line]
 
 
 def format_pophash(entry: Optional[TableEntry]) -> str:

@@ -43,13 +43,18 @@ def format_currmove(current: CurrentMove) -> str:
 
 
 def format_bestmove(result: SearchResult) -> list[str]:
-    """`bestmove M [ponder P]`, or with no move to play `info depth 0 score mate 0` (the side to move
-    has lost; `cp S` otherwise) and `bestmove (none)`."""
-    if result.bestmove is None:
+    """`bestmove M [ponder P]`, after `info depth 0 score cp S` for the static evaluation (`go depth 0`
+    from the facade; UCI's own `depth 0` searches one ply). With no move to play: `info depth 0 score
+    mate 0` (the side to move has lost; `cp S` otherwise) and `bestmove (none)`; without the info line
+    when there is no score (no valid position)."""
+    score = None
+    if result.score is not None:
         score = "mate 0" if result.score == Score.mated() else f"cp {result.score.value}"
-        return [f"info depth 0 score {score}", "bestmove (none)"]
+    if result.bestmove is None:
+        return ([] if score is None else [f"info depth 0 score {score}"]) + ["bestmove (none)"]
     ponder = f" ponder {result.ponder}" if result.ponder else ""
-    return [f"bestmove {result.bestmove}{ponder}"]
+    static = [f"info depth 0 score {score} pv {result.bestmove}"] if result.static and score else []
+    return [*static, f"bestmove {result.bestmove}{ponder}"]
 
 
 def parse_go(args: Sequence[str], red_to_move: bool) -> SearchLimits:

@@ -249,6 +249,16 @@ def test_go_on_a_finished_game_claims_at_once(xb):
     assert xb.sync() == ["1-0 {Red mates}"]
 
 
+@pytest.mark.slow
+def test_bare_material_is_not_claimed_the_engine_plays_on(xb):
+    # No rule of the game draws bare material (a GUI may adjudicate it): a claim would not be certain.
+    bare = "4k4/4a4/b4a3/9/6b2/9/9/3AB3B/4A4/5K3 b - - 0 1"
+    xb.send("force", f"setboard {bare}", "st 1", "sd 3", "go")
+    move, lines = xb.move()
+    assert move in Position(bare).legal_moves()
+    assert not any(line.startswith(("1-0", "0-1", "1/2-1/2")) for line in lines + xb.sync()), lines
+
+
 # -- time -------------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_time_is_read_in_centiseconds(xb):

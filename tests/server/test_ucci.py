@@ -133,9 +133,11 @@ def test_nobestmove_when_mated(eng):
 
 @pytest.mark.slow
 def test_depth_0_is_the_static_evaluation(eng):
+    # The static evaluation, and a legal move all the same (the one it prefers one ply ahead).
     eng.send("go depth 0")
-    lines = eng.read_until("nobestmove", timeout=5)
-    assert re.match(r"^info depth 0 score -?\d+$", lines[-2])
+    lines = eng.read_until("bestmove", timeout=5)
+    shown = re.match(r"^info depth 0 score -?\d+ pv ([a-i]\d[a-i]\d)$", lines[-2])
+    assert shown and lines[-1] == f"bestmove {shown.group(1)}"
 
 
 @pytest.mark.slow
