@@ -312,7 +312,8 @@ def master_games(files: list[tuple[str, bytes]], count: int, seed: int, skipped:
             return
         name, data = files[index]
         try:
-            games = read_games(ccpd.decode(data))
+            # strict, as the data was made: a damaged record leaves its file out (reproducible runs)
+            games = read_games(ccpd.decode(data), errors="raise")
         except UnicodeDecodeError:
             skipped["not Big5"] += 1
             continue

@@ -45,7 +45,8 @@ def main(argv=None) -> int:
         if len(lines) >= args.count:
             break
         try:
-            games = read_games(ccpd.decode(data))
+            # strict, as the openings were made: a damaged record leaves its file out (reproducible runs)
+            games = read_games(ccpd.decode(data), errors="raise")
         except (UnicodeDecodeError, PgnError):
             unreadable += 1
             continue
