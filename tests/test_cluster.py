@@ -4,7 +4,6 @@ for each game), so the cluster must play exactly the games of the same match run
 workers, with one of them killed mid-match, and when the runner itself is killed and resumed."""
 import io
 import os
-import shlex
 import signal
 import socket
 import stat
@@ -21,6 +20,7 @@ pytestmark = pytest.mark.slow
 distributed = pytest.importorskip("distributed")
 
 from support import TOOLS, engine_env, engine_on_pythonpath  # noqa: E402
+from support.driver import ENGINE_COMMAND as ENGINE  # noqa: E402
 from engine.client import EngineConfig  # noqa: E402
 from engine.cluster import ClusterError  # noqa: E402
 from engine.match.referee import Adjudication  # noqa: E402
@@ -33,7 +33,6 @@ GAMES = 6
 TC = "nodes=2000"
 MAX_MOVES = 40
 OPENINGS = default_book()[:3]
-ENGINE = shlex.join([sys.executable, "-m", "engine"])
 WRAPPER = "jj-engine"      # on the PATH of worker "one" only
 # Engines run outside the checkout (see conftest.engine_env): there `python -m engine` imports the
 # installed package, or the checkout built in place through PYTHONPATH, never the uncompiled source tree.
@@ -186,9 +185,8 @@ def test_the_data_generator_writes_the_same_file_on_the_cluster(cluster, tmp_pat
 
 def test_a_killed_runner_resumes_and_completes_the_match(cluster, local_games, tmp_path):
     journal, pgn = tmp_path / "match.journal", tmp_path / "games.pgn"
-    engine = shlex.join([sys.executable, "-m", "engine"])
-    command = [sys.executable, "-m", "engine", "match", "-engine", f"cmd={engine}", "name=red-one",
-               "-engine", f"cmd={engine}", "name=black-one", "-each", "option.OwnBook=false", "option.Hash=16",
+    command = [sys.executable, "-m", "engine", "match", "-engine", f"cmd={ENGINE}", "name=red-one",
+               "-engine", f"cmd={ENGINE}", "name=black-one", "-each", "option.OwnBook=false", "option.Hash=16",
                "-tc", TC, "-games", str(GAMES), "-maxmoves", str(MAX_MOVES), "-cluster", cluster.address,
                "-pgnout", str(pgn), "-resume", str(journal)]
     openings = tmp_path / "openings.txt"

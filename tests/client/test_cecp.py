@@ -3,14 +3,12 @@ any protocol (options), and CecpProcess against a fake XBoard engine with every 
 in xboard mode, and the real MaxQi, Sjaak II and Fairy-Stockfish."""
 from __future__ import annotations
 
-import shlex
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
-from support import FSF, MAXQI, ROOT, SJAAK, needs_fsf, needs_maxqi, needs_sjaak
+from support import FSF, MAXQI, SJAAK, needs_fsf, needs_maxqi, needs_sjaak
+from support.driver import ENGINE_COMMAND, fake_command
 from engine import START_FEN, Position
 from engine.client import (EngineConfig, EngineCrashed, EngineOptionError, EngineProcess, EngineProtocolError,
                            EngineTimeout, open_process)
@@ -22,14 +20,11 @@ from engine.color import Color
 from engine.score import Score
 from engine.search_types import SearchLimits
 
-FAKE = ROOT / "tests" / "fake_engines" / "xboard_fake.py"
-
-
 pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def fake(*flags: str, **kw) -> EngineProcess:
-    return open_process(EngineConfig(shlex.join([sys.executable, str(FAKE), *flags]), proto="xboard", **kw))
+    return open_process(EngineConfig(fake_command("xboard_fake.py", *flags), proto="xboard", **kw))
 
 
 CLOCK = SearchLimits(time=3000, opp_time=2900, increment=100, opp_increment=100)
@@ -297,7 +292,7 @@ def test_options_are_checked_when_set():
 @pytest.mark.slow
 def test_jiangjun_in_xboard_mode():
     with tempfile.TemporaryDirectory() as workdir:
-        config = EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto="cecp", workdir=workdir,
+        config = EngineConfig(ENGINE_COMMAND, proto="cecp", workdir=workdir,
                               options={"Hash": "16"})
         with open_process(config) as engine:
             assert engine.id_name.startswith("jiangjun") and engine.rank_base == 0

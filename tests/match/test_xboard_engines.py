@@ -4,13 +4,12 @@ options in the PGN tags."""
 from __future__ import annotations
 
 import io
-import shlex
-import sys
 from pathlib import Path
 
 import pytest
 
-from support import MAXQI, ROOT, SJAAK, needs_maxqi, needs_sjaak
+from support import MAXQI, SJAAK, needs_maxqi, needs_sjaak
+from support.driver import ENGINE_COMMAND, fake_command
 from engine.client import EngineConfig
 from engine.match.cli import UsageError, parse_args
 from engine.match.endings import MatchTermination
@@ -21,26 +20,22 @@ from engine.match.timecontrol import TimeControl
 from engine.outcome import Termination
 from engine.pgn import read_games
 
-FAKES = ROOT / "tests" / "fake_engines"
-
-
 pytestmark = pytest.mark.usefixtures("engine_pythonpath")
 
 
 def xfake(*flags: str, name: str | None = None, **kw) -> EngineConfig:
-    return EngineConfig(shlex.join([sys.executable, str(FAKES / "xboard_fake.py"), *flags]), name=name,
-                        proto="xboard", **kw)
+    return EngineConfig(fake_command("xboard_fake.py", *flags), name=name, proto="xboard", **kw)
 
 
 def ufake(script: str = "random_mover.py", name: str | None = None) -> EngineConfig:
-    return EngineConfig(shlex.join([sys.executable, str(FAKES / script)]), name=name or script[:-3])
+    return EngineConfig(fake_command(script), name=name or script[:-3])
 
 
 def jiangjun(workdir: str, proto: str, name: str | None = None) -> EngineConfig:
     # The games are fast (2 s + 0.05 s) and the test machine may be busy: a GUI on a loaded machine would
     # raise the overhead kept back per move in the same way.
     options = {"Threads": "1"} if proto != "xboard" else {"Hash": "16"}
-    return EngineConfig(shlex.join([sys.executable, "-m", "engine"]), proto=proto, workdir=workdir, name=name,
+    return EngineConfig(ENGINE_COMMAND, proto=proto, workdir=workdir, name=name,
                         options={**options, "Move Overhead": "150"})
 
 
