@@ -48,6 +48,7 @@ from .cecp_codec import (
     parse_centiseconds, parse_level, parse_option_assignment, parse_seconds,
 )
 from .commands import CommandError, parse_int, quote
+from .debuglog import DebugLog
 from .options import EngineOption, OptionError, apply
 from .session import BaseSession, LazyEngine, Post, Say
 
@@ -81,8 +82,8 @@ class CecpSession(BaseSession):
 
     dialect = "cecp"
 
-    def __init__(self, engine: LazyEngine, say: Say, post: Post) -> None:
-        super().__init__(engine, say)
+    def __init__(self, engine: LazyEngine, say: Say, post: Post, log: Optional[DebugLog] = None) -> None:
+        super().__init__(engine, say, log)
         self.post = post
         self._game: Optional[Position] = None  # the start position, set up when first needed
         self.valid = True                       # False after a setboard that could not be read
@@ -157,6 +158,9 @@ class CecpSession(BaseSession):
 
     def tell(self, text: str) -> None:
         self.say(f"telluser {text}")
+
+    def warn(self, text: str) -> None:
+        self.say(f"tellusererror {text}")
 
     def handle(self, words: list[str]) -> bool:
         handler = self.handlers.get(words[0])

@@ -32,7 +32,7 @@ from ..position import Position, normalize_move
 from ..score import Score
 from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, TableEntry
 from .. import wdl
-from . import strength
+from . import memory, strength
 from .options import FIELD_DEFAULTS
 from .timeman import GameTimeState, IterationTimer, allocate
 
@@ -187,10 +187,11 @@ class Engine:
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
+                memory.check_table_fits(new.hash_mb)   # before malloc: an overcommitted table kills
                 self._searcher.set_hash(new.hash_mb)
-            except MemoryError:  # the kernel keeps the old table
-                raise MemoryError(f"cannot allocate a {new.hash_mb} MB hash table; "
-                                  f"keeping {self._options.hash_mb} MB") from None
+            except MemoryError as exc:  # the kernel keeps the old table
+                reason = str(exc) or f"cannot allocate a {new.hash_mb} MB hash table"
+                raise MemoryError(f"{reason}; keeping {self._options.hash_mb} MB") from None
         if new.threads != self._options.threads:
             self._searcher.threads = new.threads
         self._options = new

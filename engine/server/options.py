@@ -32,6 +32,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Na
                     Sequence, Union)
 
 from .. import nets
+from . import memory
 from .commands import CommandError, parse_bool, parse_int
 from .strength import ELO_MAX, ELO_MIN, FULL_STRENGTH
 
@@ -74,11 +75,9 @@ class OptionError(CommandError):
 
 
 def max_hash_mb() -> int:
-    """The largest Hash offered: half the physical memory (the table is allocated and cleared at once)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
-    except (ValueError, OSError, AttributeError):
-        total = 8192
+    """The largest Hash offered: half the physical memory (the table is allocated and cleared at once;
+    a size the memory free at the time cannot hold is refused then: engine.server.memory)."""
+    total = memory.physical_mb() or 8192
     return max(16, min(total // 2, 1 << 20))
 
 
@@ -270,6 +269,9 @@ def _builtin_options() -> tuple[EngineOption, ...]:
                      ucci="batch", setting="batch", default=False),
         EngineOption("check", "verbose output: accepted",
                      ucci="debug", setting="debug", default=False),
+        EngineOption("file", "write every line in and out to this file, with the time; empty for none",
+                     uci="Debug Log File", ucci="debuglogfile", cecp=FEATURE, setting="debug_log_file",
+                     default=""),
         EngineOption("file", "the NNUE network file (a shipped one by its name); empty for none",
                      uci="EvalFile", ucci="evalfile", cecp=FEATURE, field="eval_file", summary=evaluation,
                      default=nets.DEFAULT),

@@ -18,6 +18,9 @@ that the protocol thread works through; a session can also post work to that que
 (CECP plays its move and starts pondering on the protocol thread). No input ends or crashes the process:
 a line that cannot be carried out gets `info string <what was wrong>` (CECP: `Error (...): ...`) and is
 otherwise ignored. End of input stops any search and ends the loop.
+
+Every line read (by the protocol thread, before it is carried out) and written (by the writer) also
+goes to the debug log when the option `Debug Log File` names one (engine.server.debuglog).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ import threading
 from typing import IO, Callable, Iterator, NamedTuple, Optional, Union
 
 from .commands import quote
+from .debuglog import DebugLog
 from .session import BaseSession, LazyEngine, Post, Say
 
 HELP_LINE = "jiangjun, a Xiangqi engine: type 'uci', 'ucci' or 'xboard' to start, 'quit' to leave."
@@ -34,10 +38,11 @@ MAX_LINE = 64 * 1024
 
 
 class Writer:
-    """The one writer: whole lines, flushed one by one, from any thread."""
+    """The one writer: whole lines, flushed one by one, from any thread, each also to the debug log."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], log: Optional[DebugLog] = None) -> None:
         self._stream = stream
+        self._log = log
         self._binary = getattr(stream, "buffer", None)
         self._lock = threading.Lock()
         self.closed = False
@@ -57,6 +62,9 @@ class Writer:
                     self._stream.flush()
             except (OSError, ValueError):  # the GUI has gone away
                 self.closed = True
+                return
+            if self._log is not None:
+                self._log.outgoing(text)
 
 
 class OverlongLine(NamedTuple):
@@ -91,15 +99,18 @@ def read_lines(stream: IO[str]) -> Iterator[Union[str, OverlongLine]]:
 class Protocol:
     """Dispatches input lines to the session of the current dialect, over one engine."""
 
-    def __init__(self, engine: LazyEngine, say: Say, post: Post) -> None:
-        """`post` queues work for the protocol thread (run it with run_posted between input lines)."""
+    def __init__(self, engine: LazyEngine, say: Say, post: Post, log: Optional[DebugLog] = None) -> None:
+        """`post` queues work for the protocol thread (run it with run_posted between input lines); `log`
+        is the debug log the input goes to (and that the option `Debug Log File` opens)."""
         self.engine = engine
         self.say = say
         self.post = post
+        self.log = log if log is not None else DebugLog()
         self.session: Optional[BaseSession] = None
 
     def handle_line(self, line: Union[str, OverlongLine]) -> bool:
         """Carry out one input line; never raises. Returns False when the engine should exit."""
+        self.log.incoming(f"(a line of {line.length} bytes, skipped)" if isinstance(line, OverlongLine) else line)
         if isinstance(line, OverlongLine):
             self._error(f"ignored a line of {line.length} bytes: longer than {MAX_LINE}", "")
             return True
@@ -166,19 +177,20 @@ class Protocol:
         if dialect == "ucci":
             from .ucci import UcciSession
 
-            return UcciSession(self.engine, self.say)
+            return UcciSession(self.engine, self.say, self.log)
         if dialect == "cecp":
             from .cecp import CecpSession
 
-            return CecpSession(self.engine, self.say, self.post)
+            return CecpSession(self.engine, self.say, self.post, self.log)
         from .uci import UciSession
 
-        return UciSession(self.engine, self.say)
+        return UciSession(self.engine, self.say, self.log)
 
 
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
     """Read commands until `quit` or end of input. Never raises on bad input. Returns the exit status."""
-    writer = Writer(stdout)
+    log = DebugLog()
+    writer = Writer(stdout, log)
     try:
         interactive = stdin.isatty()
     except (AttributeError, ValueError, OSError):
@@ -187,7 +199,7 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
         writer.say(HELP_LINE)
     engine = LazyEngine()
     inbox: "queue.Queue[object]" = queue.Queue()
-    protocol = Protocol(engine, writer.say, inbox.put)
+    protocol = Protocol(engine, writer.say, inbox.put, log)
     end_of_input = object()
 
     def reader() -> None:
@@ -213,4 +225,5 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
     finally:
         protocol.close()
         engine.shutdown()
+        log.close()
     return 0

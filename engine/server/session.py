@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Sequence
 from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult
 from ..version import ENGINE_NAME
 from .commands import CommandError, parse_int, parse_moves, parse_position, parse_setoption, quote
+from .debuglog import DebugLog
 from .options import Dialect, OptionError, apply, option_table
 
 if TYPE_CHECKING:
@@ -69,9 +70,11 @@ class BaseSession(ABC):
 
     dialect: ClassVar[Dialect]
 
-    def __init__(self, engine: LazyEngine, say: Say) -> None:
+    def __init__(self, engine: LazyEngine, say: Say, log: Optional[DebugLog] = None) -> None:
+        """`log` is the process's debug log (the protocol's), which `Debug Log File` opens."""
         self.lazy_engine = engine
         self.say = say
+        self.log = log if log is not None else DebugLog()
         self.options = option_table()
         self.handlers: dict[str, Handler] = {}
 
@@ -87,6 +90,22 @@ class BaseSession(ABC):
     @abstractmethod
     def tell(self, text: str) -> None:
         """Tell the user something: which evaluation, book or strength is in use, why a move is played."""
+
+    def warn(self, text: str) -> None:
+        """Tell the user of a problem they should act on (UCI family: `info string`; CECP: a dialog)."""
+        self.tell(text)
+
+    @property
+    def debug_log_file(self) -> str:
+        """The option `Debug Log File`: the file the debug log writes to, "" when it is off."""
+        return self.log.path
+
+    @debug_log_file.setter
+    def debug_log_file(self, path: str) -> None:
+        try:
+            self.log.open(path, header=ENGINE_NAME)
+        except OSError as exc:
+            self.warn(f"cannot open the debug log file {quote(path, 200)} ({exc.strerror or exc}): the log is off")
 
     def handle(self, words: list[str]) -> bool:
         """Carry out one command line, split into words. Returns False when the session should end."""
@@ -114,8 +133,8 @@ class Session(BaseSession):
     #: Option names (lower case) accepted and ignored: standard options the engine does not have.
     ignored_options: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, engine: LazyEngine, say: Say) -> None:
-        super().__init__(engine, say)
+    def __init__(self, engine: LazyEngine, say: Say, log: Optional[DebugLog] = None) -> None:
+        super().__init__(engine, say, log)
         self.show_wdl = False   # UCI_ShowWDL, a setting of the wire: the chances in the info lines
         self.handlers.update({
             "isready": self.cmd_isready,

@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 
 from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, TableEntry
 from .commands import CommandError, parse_int, parse_number, parse_position, quote
+from .debuglog import DebugLog
 from .session import LazyEngine, Say, Session
 
 _TIME_WORDS = ("time", "increment", "opptime", "oppincrement")
@@ -129,8 +130,8 @@ class UcciSession(Session):
     setoption_usage = "setoption needs an option name, e.g. 'setoption hashsize 64'"
     ignored_options = IGNORED_OPTIONS
 
-    def __init__(self, engine: LazyEngine, say: Say) -> None:
-        super().__init__(engine, say)
+    def __init__(self, engine: LazyEngine, say: Say, log: Optional[DebugLog] = None) -> None:
+        super().__init__(engine, say, log)
         # The settings of the wire (options of the table that set them on the session).
         self.millis = False   # usemillisec
         self.batch = False

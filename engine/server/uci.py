@@ -19,6 +19,7 @@ from ..color import Color
 from ..score import Score
 from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult
 from .commands import CommandError, parse_int, parse_moves, quote
+from .debuglog import DebugLog
 from .session import LazyEngine, Say, Session
 
 #: `go` keywords followed by a whole number of ms (clock fields) or a count.
@@ -118,8 +119,8 @@ class UciSession(Session):
     handshake_done = "uciok"
     setoption_usage = "setoption needs 'name <option> [value <value>]'"
 
-    def __init__(self, engine: LazyEngine, say: Say) -> None:
-        super().__init__(engine, say)
+    def __init__(self, engine: LazyEngine, say: Say, log: Optional[DebugLog] = None) -> None:
+        super().__init__(engine, say, log)
         self.handlers["debug"] = lambda args: None
         self.handlers["register"] = lambda args: None
 
