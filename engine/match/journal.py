@@ -14,9 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict
+from dataclasses import MISSING, Field, asdict, fields
 from typing import Iterable, Optional
 
+from ..client import EngineConfig
 from ..score import Score
 from .endings import ending_of
 from .openings import Opening
@@ -40,17 +41,45 @@ def fingerprint(parts: Iterable[object]) -> str:
     return digest.hexdigest()[:16]
 
 
+#: The fields each value of a fingerprint had when the first journals were written: their reprs made the
+#: fingerprints. A field added since counts only when it is not at its default, so that a match journaled
+#: before it (an interrupted one, to be resumed) keeps its fingerprint.
+FINGERPRINT_FIELDS: dict[type, tuple[str, ...]] = {
+    EngineConfig: ("cmd", "name", "proto", "options", "workdir", "rank_base"),
+    Adjudication: ("draw_movenumber", "draw_movecount", "draw_score", "resign_movecount", "resign_score",
+                   "resign_twosided", "max_moves"),
+}
+
+
 def match_id(jobs: list[Job], engines: list[EngineSpec], adjudication: Adjudication, time_margin: float,
              stall_timeout: float) -> str:
     """The fingerprint of a match: its games, each engine's command, settings and time control, and how
-    games are judged. Made of the values' reprs as the first journals were: a setting added since is
-    left out of its value's repr and added here only when it is used (-noadjudicate), so that the matches
-    journaled before it keep their fingerprint and can be resumed."""
-    parts: list[object] = [jobs, [(spec.config, spec.tc) for spec in engines], adjudication, time_margin,
-                           stall_timeout]
-    if adjudication.rules_only:
-        parts.append("rules_only")
-    return fingerprint(parts)
+    games are judged (-draw, -resign, -maxmoves, -noadjudicate, the clock's margin)."""
+    return fingerprint([jobs, [(_Stable.of(spec.config), spec.tc) for spec in engines], _Stable.of(adjudication),
+                        time_margin, stall_timeout])
+
+
+class _Stable:
+    """A dataclass's repr as it was when the first journals were written (FINGERPRINT_FIELDS)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    @classmethod
+    def of(cls, value: object) -> "_Stable":
+        first = FINGERPRINT_FIELDS[type(value)]
+        later = [f.name for f in fields(value) if f.name not in first and getattr(value, f.name) != _default(f)]
+        shown = ", ".join(f"{name}={getattr(value, name)!r}" for name in (*first, *later))
+        return cls(f"{type(value).__qualname__}({shown})")
+
+
+def _default(spec: Field) -> object:
+    if spec.default is not MISSING:
+        return spec.default
+    return spec.default_factory() if spec.default_factory is not MISSING else MISSING
 
 
 def record_to_dict(record: GameRecord) -> dict:

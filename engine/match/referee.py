@@ -19,7 +19,7 @@ The game loop (engine.match.game) asks it at each step and plays no part in the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ..client import EngineCrashed, EngineError, EngineProtocolError
@@ -47,9 +47,7 @@ class Adjudication:
     resign_score: int = 0
     resign_twosided: bool = False  # ... and the opponent's at or above resign_score
     max_moves: int = 0            # full moves after which the game is a draw (0: no limit)
-    # -noadjudicate. Out of the repr, which the journal's fingerprint of a match is made of: the matches
-    # journaled before the setting existed keep their fingerprint (engine.match.journal.match_id).
-    rules_only: bool = field(default=False, repr=False)
+    rules_only: bool = False      # -noadjudicate: none of the above, and only the DECISIVE_RULINGS
 
 
 @dataclass(frozen=True)
