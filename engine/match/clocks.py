@@ -3,7 +3,8 @@
 
 The clocks are kept from the times the engines took as the client measured them (SearchResult.time_ms,
 from the `go` to the `bestmove`), given to :meth:`GameClocks.punch`; nothing here reads the wall clock, so
-a test gives the times it wants.
+a test gives the times it wants. Times are in ms where they come and go (SearchResult, SearchLimits),
+in seconds inside (timecontrol's Clock and TimeControl).
 """
 from __future__ import annotations
 
@@ -67,11 +68,12 @@ class GameClocks:
         clock = self._clocks[side.index]
         return ply, side.value, clock.remaining if clock.tc.stages else -1.0, clock.moves_to_go()
 
-    def punch(self, side: Color, elapsed: float) -> Optional[str]:
-        """Count a move of `side` that took `elapsed` seconds; how it overran its time beyond the margin,
-        in words, or None when it was in time (always, under a depth or node limit)."""
+    def punch(self, side: Color, elapsed_ms: float) -> Optional[str]:
+        """Count a move of `side` that took `elapsed_ms` (SearchResult.time_ms); how it overran its time
+        beyond the margin, in words, or None when it was in time (always, under a depth or node limit)."""
         clock = self._clocks[side.index]
         tc = clock.tc
+        elapsed = elapsed_ms / 1000
         over = elapsed - clock.remaining
         clock.punch(elapsed)
         if tc.stages and over > self.margin:

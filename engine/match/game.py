@@ -74,7 +74,7 @@ class _Game:
         if isinstance(answer, Verdict):
             return answer
         # Step 3. The clock, then what the answer says: a move, or no move, an illegal one, a claim.
-        overrun = self.clocks.punch(mover.side, answer.time_ms / 1000)
+        overrun = self.clocks.punch(mover.side, answer.time_ms)
         if overrun is not None:
             return time_forfeit(mover, overrun)
         verdict = self.referee.on_answer(answer, self.position, mover)

@@ -1,4 +1,5 @@
-"""engine.match.clocks: the two clocks of a game, fed the times the engines took (no waiting, no wall clock)."""
+"""engine.match.clocks: the two clocks of a game, fed the times the engines took in ms (no waiting, no wall
+clock)."""
 import pytest
 
 from engine.color import Color
@@ -16,7 +17,7 @@ def test_each_side_is_sent_its_own_clock_and_its_opponents():
     game = clocks("10+0.1", "20+0.2")          # time odds: each engine its own clock
     limits = game.limits(RED)
     assert (limits.time, limits.increment, limits.opp_time, limits.opp_increment) == (10_000, 100, 20_000, 200)
-    assert game.punch(RED, 1.5) is None
+    assert game.punch(RED, 1500) is None
     limits = game.limits(BLACK)
     assert (limits.time, limits.opp_time, limits.opp_increment) == (20_000, 8_600, 100)
     assert game.timeout(BLACK) == pytest.approx(20 + 0.1 + GRACE_S)
@@ -28,25 +29,25 @@ def test_stages_count_moves_to_go_and_add_their_time():
     sent = []
     for _ in range(4):
         sent.append((game.limits(RED).movestogo, game.limits(RED).time))
-        game.punch(RED, 1.0)
+        game.punch(RED, 1000)
     assert sent == [(2, 6000), (1, 5000), (1, 7000), (1, 9000)]
 
 
 def test_an_overrun_beyond_the_margin_forfeits():
     game = clocks("5+0", margin=0.1)
-    assert game.punch(RED, 5.05) is None                  # within the margin
-    assert game.punch(BLACK, 5.3) == "lost on time (0.300 s over)"
+    assert game.punch(RED, 5050) is None                  # within the margin
+    assert game.punch(BLACK, 5300) == "lost on time (0.300 s over)"
     fixed = clocks("st=1", margin=0.1)
     assert fixed.limits(RED).movetime == 1000 and fixed.timeout(RED) == pytest.approx(1 + 0.1 + GRACE_S)
-    assert fixed.punch(RED, 1.05) is None
-    assert fixed.punch(RED, 1.25) == "took 1.250 s for a 1 s move"
+    assert fixed.punch(RED, 1050) is None
+    assert fixed.punch(RED, 1250) == "took 1.250 s for a 1 s move"
 
 
 def test_an_engine_without_a_clock():
     game = clocks("depth=3", "10+0.1", stall=7.0)
     assert not game.on_clock(RED) and game.on_clock(BLACK)
     assert game.limits(RED).depth == 3 and game.limits(RED).time is None and game.timeout(RED) == 7.0
-    assert game.punch(RED, 1000.0) is None                # no time to overrun
+    assert game.punch(RED, 1_000_000) is None             # no time to overrun
     black = game.limits(BLACK)
     assert black.time == 10_000 and black.opp_time is None and black.opp_increment is None
     assert game.log_entry(RED, 0) == (0, "red", -1.0, None)
