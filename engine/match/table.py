@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable
 
 from ..client import EngineConfig, EngineError, EngineProcess, open_process
 from ..color import Color
 from .endings import PROCESS_FAULTS, MatchTermination, Verdict
 from .game import Player, play_game
+from .openings import Opening
 from .record import GameRecord
 from .referee import Adjudication
-from .openings import Opening
 from .timecontrol import TimeControl
 
 
