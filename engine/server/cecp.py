@@ -209,7 +209,10 @@ class CecpSession(BaseSession):
               predicted: Optional[str] = None) -> None:
         """Search the game position (plus `moves`) in the background."""
         search = _Search(kind, predicted=predicted)
-        self.engine.set_position(self.game.starting_fen, [*self.game.move_stack, *moves])
+        game = self.game.copy()
+        for move in moves:
+            game.push(move)
+        self.engine.set_game(game)
 
         def on_info(info: PvLine) -> None:
             if search.cancelled:

@@ -217,6 +217,14 @@ class Engine:
         self._position_error = None
         self._banmoves = ()
 
+    def set_game(self, game: Position) -> None:
+        """Search a copy of `game`, a position with its game record that its owner has played legally
+        (CECP keeps its own game), from the next `go`: set_position without replaying the moves, which
+        would cost a time proportional to the game for every move. Clears the banned moves."""
+        self._position = game.copy()
+        self._position_error = None
+        self._banmoves = ()
+
     def refuse_position(self, reason: str) -> None:
         """A `position` command was refused (`reason`: why, for the user): until the next valid one, `go`
         answers no move and the commands on the position raise NoPositionError."""
