@@ -114,6 +114,10 @@ def _tokens(text: str) -> Iterator[_Token]:
             yield _Token("error", "a ']' outside a tag", line)
             i += 1
             continue
+        if ch == "}":                       # not a word's end: a word would be empty and never advance
+            yield _Token("error", "a '}' outside a comment", line)
+            i += 1
+            continue
         start = i
         while i < n and not text[i].isspace() and text[i] not in _SYMBOL_END:
             i += 1
