@@ -11,6 +11,10 @@ the result through `on_bestmove`:
 
 Under `infinite` or `ponder` the result is held back until `stop()` or `ponderhit()`, even when the search
 itself has finished (maximum depth, mate found, depth or node limit reached).
+
+The result has a move whenever the position has a legal one that the `go` allows, even where the rules
+have ended the game (their ruling is the result's note; the GUI adjudicates); none only without one, or
+after a refused position (refuse_position), until a valid one is set. `_search` finds it in named steps.
 """
 from __future__ import annotations
 

@@ -604,8 +604,9 @@ def test_ucci_evalfile_and_usennue(net_file, tmp_path):
         eng.send(f"setoption evalfile {net_file}")
         eng.send("setoption usennue true")
         eng.ping()
-        static, answer = search_lines(eng, "go depth 0")
-        assert static == [f"info depth 0 score {expected}"] != hce and answer == "nobestmove"
+        static, answer = search_lines(eng, "go depth 0")     # and the move it prefers one ply ahead
+        assert [line.split(" pv ")[0] for line in static] == [f"info depth 0 score {expected}"] != hce
+        assert answer.split()[1] in after_h2e2.legal_moves() and static[0].endswith(" pv " + answer.split()[1])
         _, answer = search_lines(eng, "go depth 3")
         assert answer.split()[1] in after_h2e2.legal_moves()
 
