@@ -7,7 +7,7 @@
 The games come from any game file engine.pgn reads (PGN, XQF, CBR, CBL, CBF, DhtmlXQ pages); a game
 that cannot be read is named on stderr and left out. Every position of the games after the first --skip
 plies that is not in check and is quiet (our quiescence score equals our static evaluation) is searched by
-the reference engine (UCI, Xiangqi variant, driven by engine.analyze's ExternalBackend) to a fixed depth. Positions reached more than
+the reference engine (UCI, Xiangqi variant, driven by engine.client's SimpleEngine) to a fixed depth. Positions reached more than
 once are labelled once; mate scores are left out. Output: one line per position, ``FEN;score`` with the score in the reference engine's
 centipawns from Red's point of view. tools/tune_eval.py --labels fits our evaluation to these.
 
@@ -25,7 +25,7 @@ import threading
 import uuid
 
 from engine import _core
-from engine.analyze.backend import ExternalBackend
+from engine.client import SimpleEngine
 from engine.search_types import SearchLimits
 from engine.pgn import read_games
 from engine.position import Position
@@ -58,12 +58,22 @@ def quiet_positions(paths: list[str], skip: int, encoding: str | None = None) ->
     return fens
 
 
-def _red_score(engine: ExternalBackend, fen: str, depth: int) -> int | None:
-    """The reference engine's score from Red's view; None for a mate."""
-    score = engine.analyse(fen, [], SearchLimits(depth=depth)).score.cp
-    if score is None:
+def reference_engine(command: str) -> SimpleEngine:
+    """The reference engine (UCI; a Xiangqi variant is chosen by the client), its hash at 16 MB when it has
+    the option."""
+    engine = SimpleEngine.popen_uci(command)
+    name = engine.option_name("Hash", "hashsize")
+    if name is not None:
+        engine.configure({name: 16})
+    return engine
+
+
+def _red_score(engine: SimpleEngine, fen: str, depth: int) -> int | None:
+    """The reference engine's score from Red's view; None for a mate (or no score)."""
+    score = engine.analyse(fen, SearchLimits(depth=depth)).score
+    if score is None or score.cp is None:
         return None
-    return score if fen.split()[1] in ("w", "r") else -score
+    return score.cp if fen.split()[1] in ("w", "r") else -score.cp
 
 
 def label(fens: list[str], command: str, depth: int, jobs: int,
@@ -74,7 +84,7 @@ def label(fens: list[str], command: str, depth: int, jobs: int,
     results: list[tuple[str, int] | None] = [None] * len(fens)
 
     def work(start: int) -> None:
-        with ExternalBackend(command, proto="uci", hash_mb=16) as engine:
+        with reference_engine(command) as engine:
             for i in range(start, len(fens), jobs):
                 red = _red_score(engine, fens[i], depth)
                 if red is not None:
@@ -98,7 +108,7 @@ def _label_batch(batch: list[str], command: str, depth: int, token: str) -> list
         from engine.cluster import PerThread
 
         _engines = PerThread()
-    engine = _engines.get(token, lambda: ExternalBackend(command, proto="uci", hash_mb=16).__enter__())
+    engine = _engines.get(token, lambda: reference_engine(command))
     return [(fen, _red_score(engine, fen, depth)) for fen in batch]
 
 

@@ -2,7 +2,8 @@
 
 One module per job:
 
-* :mod:`.backend` -- the engine behind one interface: the in-process searcher or any UCI/UCCI process;
+* :mod:`.engines` -- the engine, through engine.client: jiangjun hosted in process or any UCI/UCCI/XBoard
+  program, and one position analysed (a SearchResult: the move, the score, the lines);
 * :mod:`.moves` -- reading move lists (ICCS, WXF, Chinese) and writing moves in the chosen notation;
 * :mod:`.game` -- annotating a game: each move's loss, the best alternative, classification, summary;
 * :mod:`.report` -- text, live terminal and JSON output;

@@ -16,16 +16,17 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Dict, List, Optional, Sequence
+from typing import IO, Dict, List, Optional, Sequence, Tuple
 
 from ..book import DEFAULT as DEFAULT_BOOK, Book, BookError, open_book
 from ..errors import InvalidFenError
 from ..fen import START_FEN
 from ..pgn.game import Game as PgnGame
 from ..position import Position
+from ..client import SearchInterrupted, SimpleEngine
+from ..search_types import SearchLimits, SearchResult
 from . import pictures
-from ..search_types import SearchLimits
-from .backend import Backend, open_backend
+from .engines import analyse, description, gives_chances, open_engine, outcome_of, usable_multipv
 from .errors import AnalyzeError
 from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
@@ -251,111 +252,142 @@ def _check_outputs(args: argparse.Namespace, job: _Job) -> None:
 
 # -- running ------------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Setup:
+    """The engine and how it searches and is shown: the same for every position of a run."""
+
+    engine: SimpleEngine
+    description: str           # for the headers: name, how it runs, its threads and hash
+    chances: bool              # its lines carry win/draw/loss chances
+    multipv: int               # the lines it searches (--multipv, or 1 when it cannot show more)
+    limits: SearchLimits
+    style: Style
+
+    def engine_json(self) -> dict:
+        return {"name": self.engine.name, "description": self.description}
+
+
 def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     _check_numbers(args)
     options = _options(args.option)
     job = _read_job(args)
     _check_outputs(args, job)
     thresholds = Thresholds(args.inaccuracy, args.mistake, args.blunder)
-    limits = _limits(args, job.game)
-    style = Style(args.notation, args.pov)
 
     def warn(text: str) -> None:
         print(f"{PROG}: warning: {text}", file=err)
 
-    backend = open_backend(args.engine, proto=args.proto, options=options, threads=args.threads,
-                           hash_mb=args.hash, warn=warn)
+    engine = open_engine(args.engine, proto=args.proto, options=options, threads=args.threads,
+                         hash_mb=args.hash, warn=warn)
     # The live lines go to stdout on a terminal; with --json (stdout is the document) to stderr, if a terminal.
     live_stream = err if args.json else out
     live = LiveArea(live_stream, enabled=_is_terminal(live_stream))
     try:
+        setup = _Setup(engine, description(engine, args.threads, args.hash), gives_chances(engine),
+                       usable_multipv(engine, args.multipv, warn), _limits(args, job.game),
+                       Style(args.notation, args.pov))
         if job.game:
-            return _run_game(args, job, backend, limits, thresholds, style, live, out)
-        return _run_position(args, job, backend, limits, style, live, out)
+            return _run_game(args, job, setup, thresholds, live, out)
+        return _run_position(args, job, setup, live, out)
     finally:
         live.clear()
-        backend.close()
+        engine.quit()
 
 
-def _run_position(args: argparse.Namespace, job: _Job, backend: Backend, limits: SearchLimits, style: Style,
-                  live: LiveArea, out: IO[str]) -> int:
+def _run_position(args: argparse.Namespace, job: _Job, setup: _Setup, live: LiveArea, out: IO[str]) -> int:
+    style = setup.style
     position = Position(job.start_fen)
     for move in job.moves:
         position.push(move)
     if not args.json:
-        for line in position_header(position, backend.description, limits_text(limits), style, backend.gives_wdl):
+        for line in position_header(position, setup.description, limits_text(setup.limits), style, setup.chances):
             print(line, file=out)
         out.flush()
-    analysis = backend.analyse(job.start_fen, job.moves, limits, args.multipv,
-                               on_update=lambda lines: live.show(position_lines(position, lines, style, args.multipv)))
+    interrupted = False
+    try:
+        analysis = analyse(setup.engine, position, setup.limits, setup.multipv,
+                           on_lines=lambda lines: live.show(position_lines(position, lines, style, args.multipv)))
+    except SearchInterrupted as stopped:     # Ctrl-C: what was found, if the engine still answered
+        if stopped.result is None:
+            raise
+        analysis, interrupted = stopped.result, True
     live.clear()
-    last_move = job.moves[-1] if job.moves else None
-    before = None
-    if last_move is not None:
+    last_move = None
+    if job.moves:
         before = Position(job.start_fen)
         for move in job.moves[:-1]:
             before.push(move)
-    caption = _caption(position, analysis, style, last_move=(before, last_move) if before is not None else None)
-    pictures_done = _pictures(args, position, last_move, analysis.bestmove, caption)
+        last_move = (before, job.moves[-1])
+    pictures_done = _pictures(args, position, job.moves[-1] if job.moves else None, analysis.bestmove,
+                              _caption(position, analysis, style, last_move))
     if args.json:
-        document = {
-            "type": "position",
-            "engine": {"name": backend.name, "description": backend.description},
-            "limits": limits_json(limits), "multipv": args.multipv,
-            "notation": style.notation, "pov": style.pov,
-            "start_fen": job.start_fen, "moves": job.moves,
-            "analysis": analysis_json(position, analysis, style),
-            **pictures_done,
-        }
-        _print_json(document, out)
+        _print_json({"type": "position", "engine": setup.engine_json(), "limits": limits_json(setup.limits),
+                     "multipv": args.multipv, "notation": style.notation, "pov": style.pov,
+                     "start_fen": job.start_fen, "moves": job.moves,
+                     "analysis": analysis_json(position, analysis, style, interrupted), **pictures_done}, out)
     else:
         for line in position_lines(position, analysis.lines, style, args.multipv):
             print(line, file=out)
-        for line in position_summary(position, analysis, style):
+        for line in position_summary(position, analysis, style, interrupted):
             print(line, file=out)
-        if "board" in pictures_done:
-            print(pictures_done["board"], file=out)
-        for key in ("svg", "plot", "save"):
-            if key in pictures_done:
-                print(f"wrote {pictures_done[key]}", file=out)
-    return 130 if analysis.interrupted else 0
+        _print_pictures(pictures_done, out)
+    return 130 if interrupted else 0
 
 
-def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: SearchLimits,
-              thresholds: Thresholds, style: Style, live: LiveArea, out: IO[str]) -> int:
-    text = not args.json
+def _run_game(args: argparse.Namespace, job: _Job, setup: _Setup, thresholds: Thresholds, live: LiveArea,
+              out: IO[str]) -> int:
+    # Step 1. The moves, before any analysis: the book's and the table's layout, and the header.
+    style = setup.style
     book = _open_book(args)
-    layout = GameAnalysis(job.start_fen, job.moves, thresholds)     # the moves, before any analysis
+    layout = GameAnalysis(job.start_fen, job.moves, thresholds)
     mark_book_moves(layout, book)
     table = GameTable(layout, style)
-    if text:
-        for line in game_header(job.headers, layout, backend.description, limits_text(limits), style,
-                                backend.gives_wdl):
+    if not args.json:
+        for line in game_header(job.headers, layout, setup.description, limits_text(setup.limits), style,
+                                setup.chances):
             print(line, file=out)
         print("", file=out)
         out.flush()
 
+    # Step 2. Every position analysed, each move's row printed as soon as it is judged.
     def progress(ply: int, lines) -> None:
         live.show([table.status(layout, ply, lines)])
 
     def record(rec) -> None:
-        if text:
+        if not args.json:
             live.print(table.row(rec))
 
-    game = annotate(backend, job.start_fen, job.moves, limits, thresholds, args.multipv,
+    game = annotate(setup.engine, job.start_fen, job.moves, setup.limits, thresholds, setup.multipv,
                     on_progress=progress if live.enabled else None, on_record=record, book=book)
     live.clear()
+
+    # Step 3. The pictures and the saved game, then the summary or the document.
     analysed = len(game.analyses) - 1         # plies whose position was analysed
     ply = analysed if args.ply is None else args.ply
     if ply > analysed:
         raise AnalyzeError(f"--ply {ply}: the analysis was interrupted after {analysed} plies")
+    pictures_done = _game_pictures(args, game, job, ply, style)
+    if args.json:
+        document = {"type": "game", "engine": setup.engine_json(), "limits": limits_json(setup.limits),
+                    "multipv": args.multipv, "notation": style.notation, "pov": style.pov,
+                    **game_json(game, job.headers, job.result, style)}
+        if pictures_done:
+            document["diagram_ply"] = ply
+        document.update(pictures_done)
+        _print_json(document, out)
+    else:
+        _print_game_summary(game, job, ply, analysed, pictures_done, style, out)
+    return 130 if game.interrupted else 0
+
+
+def _game_pictures(args: argparse.Namespace, game: GameAnalysis, job: _Job, ply: int, style: Style) -> Dict[str, str]:
+    """--svg, --board (the position after `ply` plies), --plot and --save of an analysed game."""
     pictures_done: Dict[str, str] = {}
     if game.analyses:
         position = game.position_at(ply)
         analysis = game.analyses[ply]
         last_move = game.moves[ply - 1] if ply > 0 else None
-        caption = _caption(position, analysis, style, last_move=(game.position_at(ply - 1), last_move)
-                           if last_move else None)
+        caption = _caption(position, analysis, style, (game.position_at(ply - 1), last_move) if last_move else None)
         pictures_done = _pictures(args, position, last_move, analysis.bestmove, caption)
         if args.plot:
             points = pictures.graph_points(game, style.notation)
@@ -364,31 +396,32 @@ def _run_game(args: argparse.Namespace, job: _Job, backend: Backend, limits: Sea
     if args.save:
         _save(args.save, game, job, style)
         pictures_done["save"] = args.save
-    if args.json:
-        document = {"type": "game", "engine": {"name": backend.name, "description": backend.description},
-                    "limits": limits_json(limits), "multipv": args.multipv, "notation": style.notation,
-                    "pov": style.pov, **game_json(game, job.headers, job.result, style)}
-        if pictures_done:
-            document["diagram_ply"] = ply
-        document.update(pictures_done)
-        _print_json(document, out)
-    else:
-        if game.interrupted:
-            print(f"  (interrupted: {analysed} of {len(job.moves)} plies analysed)", file=out)
-        print("", file=out)
-        for line in summary_lines(game, job.headers):
-            print(line, file=out)
-        print("", file=out)
-        for line in final_lines(game, style):
-            print(line, file=out)
-        if "board" in pictures_done:
-            where = "the final position" if ply == len(job.moves) else f"the position after {ply} plies"
-            print(f"\n{where}, best move marked:", file=out)
-            print(pictures_done["board"], file=out)
-        for key in ("svg", "plot", "save"):
-            if key in pictures_done:
-                print(f"wrote {pictures_done[key]}", file=out)
-    return 130 if game.interrupted else 0
+    return pictures_done
+
+
+def _print_game_summary(game: GameAnalysis, job: _Job, ply: int, analysed: int, pictures_done: Dict[str, str],
+                        style: Style, out: IO[str]) -> None:
+    if game.interrupted:
+        print(f"  (interrupted: {analysed} of {len(job.moves)} plies analysed)", file=out)
+    print("", file=out)
+    for line in summary_lines(game, job.headers):
+        print(line, file=out)
+    print("", file=out)
+    for line in final_lines(game, style):
+        print(line, file=out)
+    if "board" in pictures_done:
+        where = "the final position" if ply == len(job.moves) else f"the position after {ply} plies"
+        print(f"\n{where}, best move marked:", file=out)
+    _print_pictures(pictures_done, out)
+
+
+def _print_pictures(pictures_done: Dict[str, str], out: IO[str]) -> None:
+    """The text board, and the files written."""
+    if "board" in pictures_done:
+        print(pictures_done["board"], file=out)
+    for key in ("svg", "plot", "save"):
+        if key in pictures_done:
+            print(f"wrote {pictures_done[key]}", file=out)
 
 
 def _save(path: str, game: GameAnalysis, job: _Job, style: Style) -> None:
@@ -414,14 +447,16 @@ def _open_book(args: argparse.Namespace) -> Optional[Book]:
         raise AnalyzeError(f"--book: {exc}") from None
 
 
-def _caption(position: Position, analysis, style: Style, last_move) -> str:
+def _caption(position: Position, analysis: SearchResult, style: Style,
+             last_move: Optional[Tuple[Position, str]]) -> str:
     """``after 15... 马8进7: +35, best 马六进五`` (scores in the chosen view)."""
     prefix = ""
     if last_move is not None:
         before, move = last_move
         prefix = f"after {ply_label(before)} {move_text(before, move, style.notation)}: "
-    if analysis.outcome is not None:
-        return prefix + outcome_text(analysis, position)
+    outcome = outcome_of(position, analysis)
+    if outcome is not None:
+        return prefix + outcome_text(outcome)
     score = style.score(analysis.score, position.turn).text()
     best = move_text(position, analysis.bestmove, style.notation)
     depth = f", depth {analysis.depth}" if analysis.depth else ""

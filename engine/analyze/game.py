@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..book import Book
+from ..client import SearchInterrupted, SimpleEngine
 from ..position import Color, Position
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, Wdl
-from .backend import Analysis, Backend
+from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
+from .engines import analyse
 from .errors import AnalyzeError
 
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -75,7 +76,7 @@ class MoveRecord:
     move: str                   # ICCS
     mover: Color
     fen_before: str             # the position the move was played in
-    before: Analysis            # the analysis of that position (its best line is the best alternative)
+    before: SearchResult        # the analysis of that position (its best line is the best alternative)
     after: Score                # the score after the move, from the mover's view
     best: bool                  # the move was the engine's best move
     loss: int                   # centipawns, >= 0
@@ -130,7 +131,7 @@ class GameAnalysis:
     start_fen: str
     moves: List[str]
     thresholds: Thresholds
-    analyses: List[Analysis] = field(default_factory=list)
+    analyses: List[SearchResult] = field(default_factory=list)
     records: List[MoveRecord] = field(default_factory=list)
     interrupted: bool = False
     book_plies: List[bool] = field(default_factory=list)   # [i]: moves[i] is a book move
@@ -154,7 +155,7 @@ ProgressCallback = Callable[[int, Sequence[PvLine]], None]   # (ply of the posit
 RecordCallback = Callable[[MoveRecord], None]
 
 
-def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: SearchLimits,
+def annotate(engine: SimpleEngine, start_fen: str, moves: Sequence[str], limits: SearchLimits,
              thresholds: Thresholds = Thresholds(), multipv: int = 1,
              on_progress: Optional[ProgressCallback] = None,
              on_record: Optional[RecordCallback] = None, book: Optional[Book] = None) -> GameAnalysis:
@@ -166,36 +167,41 @@ def annotate(backend: Backend, start_fen: str, moves: Sequence[str], limits: Sea
     game = GameAnalysis(start_fen, list(moves), thresholds)
     mark_book_moves(game, book)
     position = Position(start_fen)
-    fens = [position.fen()]
-    movers = [position.turn]
-    for move in moves:
-        position.push(move)
+    fens, movers = [], []
+    for ply in range(len(moves) + 1):
+        if ply > 0:
+            position.push(moves[ply - 1])
         fens.append(position.fen())
         movers.append(position.turn)
-    for ply in range(len(moves) + 1):
+
         def progress(lines: Sequence[PvLine], ply: int = ply) -> None:
             if on_progress is not None:
                 on_progress(ply, lines)
 
-        analysis = backend.analyse(start_fen, moves[:ply], limits, multipv, progress)
-        if analysis.interrupted:   # a cut search would misjudge the move: stop before it
+        try:
+            analysis = analyse(engine, position, limits, multipv, progress)
+        except SearchInterrupted:   # a cut search would misjudge the move: stop before it
             game.interrupted = True
             break
         game.analyses.append(analysis)
         if ply > 0:
-            previous = game.analyses[ply - 1]
-            move = moves[ply - 1]
-            best = previous.bestmove == move
-            after = -analysis.score
-            in_book = game.book_plies[ply - 1]
-            loss, classification = (0, None) if in_book else judge(previous.score, after, best, thresholds)
-            after_wdl = None if analysis.wdl is None else -analysis.wdl
-            record = MoveRecord(ply, move, movers[ply - 1], fens[ply - 1], previous, after, best, loss,
-                                classification, in_book, after_wdl)
+            record = _judged(game, ply, fens[ply - 1], movers[ply - 1], analysis)
             game.records.append(record)
             if on_record is not None:
                 on_record(record)
     return game
+
+
+def _judged(game: GameAnalysis, ply: int, fen_before: str, mover: Color, analysis: SearchResult) -> MoveRecord:
+    """The verdict on move `ply`, from the analyses of the positions before and after it."""
+    previous = game.analyses[ply - 1]
+    move = game.moves[ply - 1]
+    best = previous.bestmove == move
+    after = -analysis.score
+    in_book = game.book_plies[ply - 1]
+    loss, classification = (0, None) if in_book else judge(previous.score, after, best, game.thresholds)
+    after_wdl = None if analysis.wdl is None else -analysis.wdl
+    return MoveRecord(ply, move, mover, fen_before, previous, after, best, loss, classification, in_book, after_wdl)
 
 
 def mark_book_moves(game: GameAnalysis, book: Optional[Book]) -> None:

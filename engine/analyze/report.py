@@ -13,10 +13,10 @@ from typing import IO, Dict, List, Optional, Sequence
 
 from ..fen import START_FEN
 from ..pgn.game import Game as PgnGame, player_name
-from ..position import Color, Position
+from ..position import Color, Outcome, Position
 from ..score import Score
-from ..search_types import PvLine, SearchLimits, Wdl
-from .backend import Analysis
+from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
+from .engines import outcome_of
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, move_text, numbered_line, ply_label
 
@@ -142,9 +142,7 @@ class LiveArea:
 
 # -- positions ---------------------------------------------------------------------------------------------
 
-def outcome_text(analysis: Analysis, position: Position) -> str:
-    outcome = analysis.outcome
-    assert outcome is not None
+def outcome_text(outcome: Outcome) -> str:
     reason = outcome.reason.replace("_", " ")
     if outcome.winner is None:
         return f"the game is over: draw by {reason}"
@@ -158,7 +156,8 @@ def line_text(position: Position, line: PvLine, style: Style, multipv: int, pv_m
     pv = line.pv if pv_moves is None else line.pv[:pv_moves]
     chances = style.wdl_text(line.wdl, position.turn)
     chances = f"{chances:>8}  " if chances else ""
-    text = f"depth {line.depth:>2}  {score:>5}  {chances}{numbered_line(position, pv, style.notation)}"
+    depth = 0 if line.depth is None else line.depth      # an engine need not say it
+    text = f"depth {depth:>2}  {score:>5}  {chances}{numbered_line(position, pv, style.notation)}"
     if pv_moves is not None and len(line.pv) > pv_moves:
         text += " …"
     return (f"line {line.multipv}  " if multipv > 1 else "") + text
@@ -168,10 +167,13 @@ def position_lines(position: Position, lines: Sequence[PvLine], style: Style, mu
     return [line_text(position, line, style, multipv) for line in lines]
 
 
-def position_summary(position: Position, analysis: Analysis, style: Style) -> List[str]:
-    """The closing lines of a position's analysis: the best move and the search's size."""
-    if analysis.outcome is not None:
-        return [outcome_text(analysis, position)[0].upper() + outcome_text(analysis, position)[1:]]
+def position_summary(position: Position, analysis: SearchResult, style: Style, interrupted: bool = False) -> List[str]:
+    """The closing lines of a position's analysis: the best move and the search's size (`interrupted`: Ctrl-C
+    ended it)."""
+    outcome = outcome_of(position, analysis)
+    if outcome is not None:
+        text = outcome_text(outcome)
+        return [text[0].upper() + text[1:]]
     best = analysis.bestmove
     assert best is not None
     shown = move_text(position, best, style.notation)
@@ -179,23 +181,18 @@ def position_summary(position: Position, analysis: Analysis, style: Style) -> Li
     facts = []
     if analysis.nodes:
         facts.append(f"{analysis.nodes} nodes")
-    if analysis.time_ms is not None:
-        facts.append(f"{analysis.time_ms / 1000:.2f} s")
-    if analysis.interrupted:
+    facts.append(f"{analysis.time_ms / 1000:.2f} s")
+    if interrupted:
         facts.append("interrupted")
     return [text + (f"  [{', '.join(facts)}]" if facts else "")]
 
 
 def limits_text(limits: SearchLimits) -> str:
     """An analysis's limits for the headers: ``depth 8, 0.5 s, 3000 nodes``, or ``no limit``."""
-    parts = []
-    if limits.depth is not None:
-        parts.append(f"depth {limits.depth}")
-    if limits.movetime is not None:
-        parts.append(f"{_seconds(limits):g} s")
-    if limits.nodes is not None:
-        parts.append(f"{limits.nodes} nodes")
-    return ", ".join(parts) or "no limit"
+    parts = [f"depth {limits.depth}" if limits.depth is not None else "",
+             f"{_seconds(limits):g} s" if limits.movetime is not None else "",
+             f"{limits.nodes} nodes" if limits.nodes is not None else ""]
+    return ", ".join(part for part in parts if part) or "no limit"
 
 
 def limits_json(limits: SearchLimits) -> dict:
@@ -218,9 +215,9 @@ def position_header(position: Position, engine: str, limits: str, style: Style, 
     ]
 
 
-def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
+def analysis_json(position: Position, analysis: SearchResult, style: Style, interrupted: bool = False) -> dict:
     """A position's analysis: FEN, outcome, score (both povs), best move, and the lines with their PVs in
-    ICCS and in the chosen notation."""
+    ICCS and in the chosen notation (`interrupted`: Ctrl-C ended the search)."""
     turn = position.turn
     lines = []
     for line in analysis.lines:
@@ -232,12 +229,12 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
             "pv": list(line.pv), "pv_text": line_texts(position, line.pv, style.notation),
         })
     best = analysis.bestmove
+    outcome = outcome_of(position, analysis)
     return {
         "fen": position.fen(),
         "side_to_move": turn.value,
-        "outcome": None if analysis.outcome is None else {
-            "winner": None if analysis.outcome.winner is None else analysis.outcome.winner.value,
-            "reason": analysis.outcome.reason},
+        "outcome": None if outcome is None else {
+            "winner": None if outcome.winner is None else outcome.winner.value, "reason": outcome.reason},
         "score": both_povs(analysis.score, turn),
         "score_text": style.score(analysis.score, turn).text(),
         "wdl": both_povs_wdl(analysis.wdl, turn),
@@ -245,8 +242,8 @@ def analysis_json(position: Position, analysis: Analysis, style: Style) -> dict:
         "bestmove_text": None if best is None else move_text(position, best, style.notation),
         "depth": analysis.depth,
         "nodes": analysis.nodes,
-        "time_ms": analysis.time_ms,
-        "interrupted": analysis.interrupted,
+        "time_ms": None if outcome is not None else int(analysis.time_ms),
+        "interrupted": interrupted,
         "lines": lines,
     }
 
@@ -333,7 +330,7 @@ class GameTable:
             score = self.style.score(first.score, position.turn).text()
             chances = self.style.wdl_text(first.wdl, position.turn)
             pv = " ".join(line_texts(position, first.pv[:4], self.style.notation))
-            text += f": depth {first.depth} {score}{' ' + chances if chances else ''} {pv}"
+            text += f": depth {first.depth or 0} {score}{' ' + chances if chances else ''} {pv}"
         return text
 
 
@@ -357,8 +354,9 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
     analysis = game.analyses[-1]
     position = game.position_at(ply)
     where = "final position" if ply == len(game.moves) else f"position after {ply} plies"
-    if analysis.outcome is not None:
-        return [f"{where}: {outcome_text(analysis, position)}"]
+    outcome = outcome_of(position, analysis)
+    if outcome is not None:
+        return [f"{where}: {outcome_text(outcome)}"]
     score = style.score(analysis.score, position.turn).text()
     chances = style.wdl_text(analysis.wdl, position.turn)
     best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"

@@ -393,8 +393,8 @@ class CecpProcess(EngineProcess):
                     return self._finish(answer, stamp - start)
         except SearchInterrupted:
             raise
-        except KeyboardInterrupt:
-            raise SearchInterrupted(self._move_now(answer, sent, start, on_info)) from None
+        except KeyboardInterrupt:       # no more lines for `on_info`: its caller is being interrupted
+            raise SearchInterrupted(self._move_now(answer, sent, start, None)) from None
 
     def _read_claim(self, answer: "_Answer", sent: List[str], stamp: float, on_info: Optional[InfoCallback]) -> None:
         """A result claimed with the move comes right after it: read what comes within claim_grace of the move

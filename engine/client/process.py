@@ -234,8 +234,8 @@ class UciProcess(EngineProcess):
                     return main.result(best, stamp - sent)
         except SearchInterrupted:
             raise
-        except KeyboardInterrupt:
-            raise SearchInterrupted(self._stop(sent, main, on_info)) from None
+        except KeyboardInterrupt:       # no more lines for `on_info`: its caller is being interrupted
+            raise SearchInterrupted(self._stop(sent, main, None)) from None
 
     def _take(self, line: str, main: "_MainLine", on_info: Optional[InfoCallback]) -> Optional[SearchResult]:
         """Read one line of a search: an `info` goes to `main` and `on_info`; a `bestmove` is returned."""

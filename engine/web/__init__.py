@@ -4,8 +4,9 @@ The modules, one job each:
 
 * :mod:`.game` -- one tab's game: moves in any notation, take-backs, FEN, PGN in and out, what the page
   draws (``state()``); knows nothing of the web;
-* :mod:`.seat` -- one tab's engine process, through engine.client's SimpleEngine: started on first use,
-  restarted after a crash or hang, its lines turned into what the page shows;
+* :mod:`.seat` -- one tab's engine (jiangjun in the server's process, or the --engine program), through
+  engine.client's SimpleEngine: started on first use, restarted after a crash or hang, its lines turned into
+  what the page shows;
 * :mod:`.review` -- the review of a whole game (jiangjun analyze's annotation), one graph point at a time;
 * :mod:`.app` -- the Starlette application: the static page, and one WebSocket per tab (with a cap);
 * :mod:`.cli` -- the command line, uvicorn, and opening the browser;

@@ -5,7 +5,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from ..client.values import PROTOCOLS
+from ..client import PROTOCOLS
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -19,13 +19,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="a UCI, UCCI or XBoard engine to run instead of jiangjun, e.g. "
                              "--engine /usr/games/fairy-stockfish proto=ucci (default protocol: auto)")
     parser.add_argument("--max-tabs", type=int, default=None,
-                        help="tabs (each with its own engine process) that may be open at once (default 4)")
+                        help="tabs (each with its own engine) that may be open at once (default 4)")
     parser.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     args = parser.parse_args(argv)
     try:
         import uvicorn
 
         from .app import DEFAULT_MAX_TABS, ServerConfig, create_app
+        from .protocol import MAX_FRAME_BYTES, MAX_QUEUED_FRAMES
         from .seat import EngineSpec
     except ImportError as exc:
         print(f"jiangjun web: {exc.name or exc} is missing; install the web extra: pip install 'jiangjun[web]'",
@@ -40,7 +41,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     config = ServerConfig(engine=spec, max_tabs=args.max_tabs or DEFAULT_MAX_TABS)
     app = create_app(config)
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                                           ws_max_size=16 * 1024 * 1024))
+                                           ws_max_size=MAX_FRAME_BYTES, ws_max_queue=MAX_QUEUED_FRAMES))
     if not args.no_browser:
         _open_when_started(server, args.host)
     _announce(server, args.host)

@@ -1,15 +1,14 @@
 """The review of a whole game for the page: `jiangjun analyze`'s annotation (engine.analyze.game.annotate),
 one point of the evaluation graph sent as each move is judged.
 
-It runs the tab's engine command through the analysis tool's ExternalBackend (the tab's own engine process
-is ended first, so that a tab still runs one engine at a time), and stops between two positions when the
-game changes under it.
+It opens the tab's engine as the seat does (EngineSpec.open: jiangjun in process, or the --engine program;
+the tab's own engine is ended first, so that a tab still runs one engine at a time), and stops between two
+positions when the game changes under it.
 """
 from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..analyze.backend import ExternalBackend
 from ..analyze.errors import AnalyzeError
 from ..analyze.game import MoveRecord, annotate
 from ..color import Color
@@ -34,10 +33,7 @@ def review(spec: EngineSpec, start_fen: str, moves: list[str], movetime: int,
     `cancelled()` turns true."""
     from ..book import default_book
 
-    try:
-        backend = ExternalBackend(spec.command, spec.proto)
-    except AnalyzeError as exc:
-        raise EngineFailure(str(exc)) from None
+    engine = spec.open()
 
     def judged(record: MoveRecord) -> None:
         if cancelled():
@@ -47,12 +43,12 @@ def review(spec: EngineSpec, start_fen: str, moves: list[str], movetime: int,
         on_point(_point(record.ply, record, _red(record.after, record.mover), record.mover))
 
     try:
-        game = annotate(backend, start_fen, moves, SearchLimits(movetime=movetime), on_record=judged,
+        game = annotate(engine, start_fen, moves, SearchLimits(movetime=movetime), on_record=judged,
                         book=default_book())
     except AnalyzeError as exc:
         raise EngineFailure(str(exc)) from None
     finally:
-        backend.close()
+        engine.quit()
     return {"red": game.summary[Color.RED].to_json(), "black": game.summary[Color.BLACK].to_json(),
             "opening": game.opening}
 

@@ -1,5 +1,6 @@
-"""One tab's engine: a process run through the project's client (engine.client.SimpleEngine), started on
-first use, ended with the tab, and started afresh after it crashed or hung.
+"""One tab's engine, through the project's client (engine.client.SimpleEngine): jiangjun hosted in the
+server's process (the default: one engine of its own per tab, on threads), or the program given with
+`jiangjun web --engine`; started on first use, ended with the tab, and started afresh after it crashed or hung.
 
 The command comes only from the server's own configuration (`EngineSpec`, from the `jiangjun web`
 command line): nothing the page sends is ever run. Calls block; the server makes them from a worker
@@ -7,13 +8,11 @@ thread, one at a time per seat, except `interrupt`, which another thread may cal
 """
 from __future__ import annotations
 
-import shlex
-import sys
 import threading
 from dataclasses import dataclass
 from typing import Callable, List, Optional
 
-from ..client import EngineError, SimpleEngine
+from ..client import EngineConfig, EngineError, SimpleEngine
 from ..notation import to_chinese_list, to_wxf_list
 from ..position import Position, legal_prefix
 from ..search_types import PvLine, SearchLimits, SearchResult
@@ -25,15 +24,34 @@ START_TIMEOUT = 20.0
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """How the server runs engines: the command (split as a shell would, run without one) and protocol."""
+    """How the server runs engines: jiangjun in its own process (no command), or a program's command (split
+    as a shell would, run without one) and protocol."""
 
-    command: str
+    command: Optional[str] = None
     proto: str = "auto"
 
     @classmethod
     def builtin(cls) -> "EngineSpec":
-        """jiangjun itself, run by this Python."""
-        return cls(f"{shlex.quote(sys.executable)} -m engine", "uci")
+        """jiangjun itself, hosted in the server's process (engine.client.inprocess): the build the server
+        runs, whatever folder it was started from."""
+        return cls()
+
+    def config(self) -> EngineConfig:
+        if self.command is None:
+            return EngineConfig.in_process()
+        return EngineConfig(self.command, proto=self.proto)
+
+    def open(self) -> SimpleEngine:
+        """A started engine showing its win/draw/loss chances when it offers them. Raises EngineFailure."""
+        try:
+            engine = SimpleEngine.open(self.config(), timeout=START_TIMEOUT)
+        except (EngineError, OSError) as exc:
+            raise EngineFailure(f"the engine could not be started: {exc}") from None
+        try:
+            engine.show_wdl()
+        except EngineError:
+            pass
+        return engine
 
 
 class EngineFailure(RuntimeError):
@@ -41,7 +59,7 @@ class EngineFailure(RuntimeError):
 
 
 class EngineSeat:
-    """One engine process for one tab."""
+    """One engine for one tab."""
 
     def __init__(self, spec: EngineSpec) -> None:
         self.spec = spec
@@ -58,20 +76,11 @@ class EngineSeat:
         with self._lock:
             if self.closed:
                 raise EngineFailure("the tab is closed")
-            if self._engine is None or not self._engine.process.alive:
+            if self._engine is None or not self._engine.alive:
                 if self._engine is not None:
                     self._engine.quit()
                 self._engine, self._level = None, None
-                try:
-                    engine = SimpleEngine.popen(self.spec.command, self.spec.proto, timeout=START_TIMEOUT)
-                except (EngineError, OSError) as exc:
-                    raise EngineFailure(f"the engine could not be started: {exc}") from None
-                if engine.process.option_name("UCI_ShowWDL"):
-                    try:
-                        engine.configure({"UCI_ShowWDL": True})
-                    except EngineError:
-                        pass
-                self._engine = engine
+                self._engine = self.spec.open()
             return self._engine
 
     def _failed(self, exc: Exception) -> EngineFailure:
@@ -85,7 +94,7 @@ class EngineSeat:
     def _set_level(self, engine: SimpleEngine, level: int) -> None:
         if level == self._level:
             return
-        name = engine.process.option_name("Skill Level")
+        name = engine.option_name("Skill Level")
         if name is not None:
             engine.configure({name: level})
         self._level = level
@@ -107,7 +116,7 @@ class EngineSeat:
         engine = self._ready()
         try:
             self._set_level(engine, FULL_STRENGTH)
-            if not engine.process.option_name("MultiPV"):
+            if not engine.option_name("MultiPV"):
                 multipv = 1
             return engine.analyse(position, SearchLimits(movetime=movetime), multipv=multipv, on_info=on_info)
         except EngineError as exc:
@@ -116,10 +125,10 @@ class EngineSeat:
     def interrupt(self) -> None:
         engine = self._engine
         if engine is not None:
-            engine.process.interrupt()
+            engine.interrupt()
 
     def release(self) -> None:
-        """End the engine process for now (the next call starts a new one)."""
+        """End the engine for now (the next call starts a new one)."""
         with self._lock:
             engine, self._engine = self._engine, None
         if engine is not None:
