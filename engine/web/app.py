@@ -3,10 +3,16 @@
 Each tab's socket owns a `Tab`: a WebGame (engine.web.game) and an EngineSeat (engine.web.seat), both
 ended when the socket closes. At most `max_tabs` run at once; a tab beyond the cap is told so and closed.
 
-The page sends JSON messages ``{"type": ..., ...}`` and receives ``state`` (the whole game after every
-change), ``lines`` (analysis while an engine thinks), ``error`` (a message to show; the game is kept),
-``file`` (a PGN or SVG to save) and ``status`` (what the engine is doing). The engine's command is the
-server's configuration only: no message names a program.
+The page sends JSON requests ``{"type": ..., ...}``, each checked whole by engine.web.protocol before
+anything is done, and receives ``state`` (the whole game after every change), ``lines`` (analysis while an
+engine thinks), ``error`` (a message to show; the game is kept), ``warning`` (what a file opened did not read), ``file`` (a PGN or SVG to save) and
+``status`` (what the engine is doing). Every request the server cannot use gets one ``error``. The engine's
+command is the server's configuration only: no message names a program.
+
+The tabs share one event loop, so nothing a tab asks may hold it: requests are served one at a time per tab
+with the other tabs' turn between two; reading a file runs on a worker thread; each engine call runs on a
+thread of its own, so that any number of tabs may search at once; and a search that does not end when
+stopped is left behind with its engine, the tab going on with a new one (STOP_WAIT).
 """
 from __future__ import annotations
 
@@ -16,32 +22,35 @@ import binascii
 import contextlib
 import json
 import logging
+import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from starlette.applications import Starlette
 from starlette.responses import FileResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ..server.strength import FULL_STRENGTH
-from .game import MAX_UPLOAD_BYTES, WebGame, WebInputError
+from .game import WebGame, WebInputError
+from .protocol import SETTINGS, BadRequest, decode
 from .seat import EngineFailure, EngineSeat, EngineSpec, line_json
 
 logger = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
-#: Tabs (each with its own engine process) that may run at once.
+#: Tabs (each with its own engine) that may run at once.
 DEFAULT_MAX_TABS = 4
-#: The limits the page may choose within (ms per move, analysis lines).
-MOVETIME_RANGE = (50, 60_000)
-MULTIPV_RANGE = (1, 5)
-#: A WebSocket message larger than this is refused: a PGN upload (base64) and a little more.
-MAX_MESSAGE_CHARS = MAX_UPLOAD_BYTES * 4 // 3 + 4096
 #: Analysis lines are sent at most this often (seconds), and at each new depth.
 LINES_INTERVAL = 0.15
+#: Seconds a stopped search may take to answer before its engine counts as hung and is replaced.
+STOP_WAIT = 5.0
+#: Seconds a closing tab waits for its engine to end.
+CLOSE_WAIT = 10.0
+#: An error message is cut to this length (a message may quote what the page sent).
+MAX_ERROR_CHARS = 400
 
 
 @dataclass
@@ -55,28 +64,42 @@ class Settings:
     analysis_ms: int = 5000            # ms per analysed position
     multipv: int = 3
 
-    def update(self, message: dict) -> None:
-        if message.get("mode") in ("play", "analyse", "free"):
-            self.mode = message["mode"]
-        if message.get("engine_color") in ("red", "black"):
-            self.engine_color = message["engine_color"]
-        self.level = _bounded(message.get("level"), 0, FULL_STRENGTH, self.level)
-        self.movetime = _bounded(message.get("movetime"), *MOVETIME_RANGE, self.movetime)
-        self.analysis_ms = _bounded(message.get("analysis_ms"), *MOVETIME_RANGE, self.analysis_ms)
-        self.multipv = _bounded(message.get("multipv"), *MULTIPV_RANGE, self.multipv)
-
-
-def _bounded(value: Any, low: int, high: int, default: int) -> int:
-    try:
-        return max(low, min(high, int(value)))
-    except (TypeError, ValueError):
-        return default
+    def update(self, request: dict) -> None:
+        """Take the settings of a checked request (engine.web.protocol.SETTINGS: each of its kind and range)."""
+        for name in SETTINGS:
+            if name in request:
+                setattr(self, name, request[name])
 
 
 @dataclass
 class ServerConfig:
     engine: EngineSpec = field(default_factory=EngineSpec.builtin)
     max_tabs: int = DEFAULT_MAX_TABS
+
+
+async def in_thread(function: Callable, *args: Any) -> Any:
+    """`function(*args)` on a thread of its own (an engine call blocks for as long as it searches, and a hung
+    one for longer: none of them may wait for a free worker of a shared pool, nor hold one)."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(result: Any, error: Optional[BaseException]) -> None:
+        if future.done():                     # the awaiting task was cancelled
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        try:
+            result, error = function(*args), None
+        except BaseException as exc:          # handed to the awaiting task, which sorts it out
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):      # the server's loop has ended: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+    threading.Thread(target=run, name=f"jiangjun-web-{getattr(function, '__name__', 'call')}", daemon=True).start()
+    return await future
 
 
 class Tab:
@@ -94,86 +117,115 @@ class Tab:
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: dict) -> None:
+        try:
+            text = json.dumps(message, ensure_ascii=False)
+            text.encode("utf-8")
+        except UnicodeEncodeError:           # a lone surrogate from a file: escaped, the message still goes
+            text = json.dumps(message)
         async with self._send_lock:
-            with contextlib.suppress(Exception):
-                await self.socket.send_text(json.dumps(message, ensure_ascii=False))
+            with contextlib.suppress(Exception):       # the tab is gone: its socket's loop ends the tab
+                await self.socket.send_text(text)
 
     async def error(self, text: str) -> None:
-        await self.send({"type": "error", "message": text})
+        await self.send({"type": "error", "message": _cut(text)})
 
     # -- the conversation -----------------------------------------------------------------------------
-    async def handle(self, message: dict) -> None:
-        kind = message.get("type")
-        game = self.game
-        if kind == "hello":
-            self.settings.update(message)
-            await self.send({"type": "config", "levels": _level_elo()})
-            await self.changed(search=False)
-        elif kind == "settings":
-            self.settings.update(message)
-            await self.changed()
-        elif kind == "move":
-            if self._engine_to_move():
-                await self.error("wait: the engine is thinking")
-                return
-            game.play(str(message.get("move", "")))
-            await self.changed()
-        elif kind == "undo":
-            await self.stop_search()
-            plies = 1
-            if self.settings.mode == "play" and game.position.turn.value != self.settings.engine_color:
-                plies = 2                    # the engine's reply and the person's move: the person moves again
-            game.take_back(plies)
-            await self.changed(search=self.settings.mode != "play")
-        elif kind == "new":
-            game.new(message.get("fen"))
-            await self.changed()
-        elif kind == "load_text":
-            game.load_text(str(message.get("text", "")))
-            await self.changed(search=False)
-        elif kind == "load_pgn":
-            game.load_pgn(_decoded(message.get("data", "")))
-            await self.changed(search=False)
-        elif kind == "choose":
-            game.choose(_bounded(message.get("index"), 0, 10**6, -1))
-            await self.changed(search=False)
-        elif kind == "play_line":
-            if self._engine_to_move():
-                await self.error("wait: the engine is thinking")
-                return
-            moves = message.get("moves")
-            game.play_line(moves if isinstance(moves, list) else [])
-            await self.changed()
-        elif kind == "truncate":
-            await self.stop_search()
-            game.truncate(_bounded(message.get("plies"), 0, 10**6, len(game.position.move_stack)))
-            await self.changed(search=False)
-        elif kind == "review":
-            await self.stop_search()
-            if not game.position.move_stack:
-                await self.error("no move to review")
-                return
-            self.task, self.task_kind = asyncio.create_task(self._review(self.generation)), "review"
-        elif kind == "engine_move":
-            await self.changed(engine_moves=True)
-        elif kind == "save_pgn":
-            notation = message.get("notation") if message.get("notation") in ("iccs", "chinese", "wxf", "san") \
-                else "chinese"
-            await self.send({"type": "file", "name": "game.pgn", "mime": "application/x-chess-pgn",
-                             "text": game.pgn(notation)})
-        elif kind == "save_svg":
-            await self.send({"type": "file", "name": "position.svg", "mime": "image/svg+xml",
-                             "text": game.svg(flip=bool(message.get("flip")))})
-        else:
-            await self.error(f"unknown request {kind!r}")
+    async def serve(self, frame: dict) -> None:
+        """One WebSocket frame: a request checked and carried out, or one error message that says why not."""
+        try:
+            request = decode(frame.get("text"), frame.get("bytes"))
+            await getattr(self, f"on_{request['type']}")(request)
+        except (BadRequest, WebInputError) as exc:
+            await self.error(str(exc))
+        except Exception as exc:             # a bug must not end the tab: report it, keep the game
+            logger.exception("jiangjun web: a request failed")
+            await self.error(f"the server failed on this request ({type(exc).__name__}: {exc}); the game is kept")
 
-    def _engine_to_move(self) -> bool:
-        return self.task_kind == "move" and self.task is not None and not self.task.done()
+    async def on_hello(self, request: dict) -> None:
+        self.settings.update(request)
+        await self.send({"type": "config", "levels": _level_elo()})
+        await self.changed(search=False)
+
+    async def on_settings(self, request: dict) -> None:
+        self.settings.update(request)
+        await self.changed()
+
+    async def on_move(self, request: dict) -> None:
+        self._refuse_while_engine_moves()
+        self.game.play(request["move"])
+        await self.changed()
+
+    async def on_play_line(self, request: dict) -> None:
+        self._refuse_while_engine_moves()
+        self.game.play_line(request["moves"])
+        await self.changed()
+
+    async def on_undo(self, request: dict) -> None:
+        await self.stop_search()
+        plies = 1
+        if self.settings.mode == "play" and self.game.position.turn.value != self.settings.engine_color:
+            plies = 2                        # the engine's reply and the person's move: the person moves again
+        self.game.take_back(plies)
+        await self.changed(search=self.settings.mode != "play")
+
+    async def on_new(self, request: dict) -> None:
+        self.game.new(request.get("fen"))
+        await self.changed()
+
+    async def on_load_text(self, request: dict) -> None:
+        await self._load(lambda: self.game.load_text(request["text"]))
+
+    async def on_load_pgn(self, request: dict) -> None:
+        data = _decoded(request["data"])
+        await self._load(lambda: self.game.load_pgn(data).note)
+
+    async def on_choose(self, request: dict) -> None:
+        await self._load(lambda: self.game.choose(request["index"]))
+
+    async def _load(self, read: Callable[[], Optional[str]]) -> None:
+        """Open a game on a worker thread (a large file takes seconds), with no search running meanwhile, then
+        send the state and the note of what did not read (a `warning`), if any."""
+        await self.stop_search()
+
+        def opened() -> Optional[str]:
+            note = read()
+            self.game.moves()                # the texts of a long game's moves, computed here once
+            return note
+        note = await asyncio.to_thread(opened)
+        await self.changed(search=False)
+        if note:
+            await self.send({"type": "warning", "message": _cut(note)})
+
+    async def on_truncate(self, request: dict) -> None:
+        await self.stop_search()
+        self.game.truncate(request["plies"])
+        await self.changed(search=False)
+
+    async def on_review(self, request: dict) -> None:
+        await self.stop_search()
+        if not self.game.position.move_stack:
+            raise WebInputError("no move to review")
+        self.task, self.task_kind = asyncio.create_task(self._review(self.generation)), "review"
+
+    async def on_engine_move(self, request: dict) -> None:
+        await self.changed(engine_moves=True)
+
+    async def on_save_pgn(self, request: dict) -> None:
+        text = await asyncio.to_thread(self.game.pgn, request.get("notation", "chinese"))
+        await self.send({"type": "file", "name": "game.pgn", "mime": "application/x-chess-pgn", "text": text})
+
+    async def on_save_svg(self, request: dict) -> None:
+        text = await asyncio.to_thread(self.game.svg, request.get("flip", False))
+        await self.send({"type": "file", "name": "position.svg", "mime": "image/svg+xml", "text": text})
+
+    def _refuse_while_engine_moves(self) -> None:
+        if self.task_kind == "move" and self.task is not None and not self.task.done():
+            raise WebInputError("wait: the engine is thinking")
 
     async def changed(self, search: bool = True, engine_moves: bool = False) -> None:
         """After a change: drop the search under way, send the state, start what the mode asks for."""
         await self.stop_search()
-        await self.send({"type": "state", **self.game.state(), "settings": self.settings.__dict__})
+        await self.send({"type": "state", **self.game.state(), "settings": asdict(self.settings)})
         if self.game.position.outcome() is not None:
             return
         position = self.game.position
@@ -184,12 +236,21 @@ class Tab:
             self.task, self.task_kind = asyncio.create_task(self._analyse(self.generation)), "analyse"
 
     async def stop_search(self) -> None:
+        """Drop the search under way: ask its engine to stop and wait for it, at most STOP_WAIT seconds; an
+        engine that does not answer by then is hung: it is left to end on its own, and the tab goes on with
+        a new one. A review is not waited for: it runs its own engine and ends at its next position."""
         self.generation += 1
         task, self.task = self.task, None
-        if task is not None and not task.done():
-            self.seat.interrupt()
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await task
+        if task is None or task.done() or self.task_kind == "review":
+            return
+        self.seat.interrupt()
+        done, _ = await asyncio.wait({task}, timeout=STOP_WAIT)
+        if not done:
+            logger.warning("jiangjun web: the engine did not stop within %g s: a new one replaces it", STOP_WAIT)
+            hung, self.seat = self.seat, EngineSeat(self.config.engine)
+            threading.Thread(target=hung.close, name="jiangjun-web-hung-engine", daemon=True).start()
+            await self.error(f"the engine did not stop within {STOP_WAIT:g} s; a new one is started for the "
+                             "next search")
 
     # -- the engine's tasks -----------------------------------------------------------------------------
     def _lines_sender(self, generation: int, position):
@@ -206,23 +267,27 @@ class Tab:
             if info.depth != sent["depth"] or now - sent["at"] >= LINES_INTERVAL:
                 sent["at"], sent["depth"] = now, info.depth
                 lines = [latest[k] for k in sorted(latest)]
-                asyncio.run_coroutine_threadsafe(self._send_lines(generation, lines), loop)
+                with contextlib.suppress(RuntimeError):     # the server's loop has ended
+                    asyncio.run_coroutine_threadsafe(self._send_lines(generation, lines), loop)
         return seen
 
     async def _send_lines(self, generation: int, lines: list, final: bool = False) -> None:
         if generation == self.generation:
             await self.send({"type": "lines", "lines": lines, "final": final, "engine": self.seat.name})
 
+    async def _engine_failed(self, generation: int, exc: EngineFailure) -> None:
+        if generation == self.generation:
+            await self.error(str(exc))
+            await self.send({"type": "status", "status": "failed"})
+
     async def _engine_move(self, generation: int) -> None:
         position = self.game.position.copy()
         await self.send({"type": "status", "status": "thinking"})
         try:
-            result = await asyncio.to_thread(self.seat.play, position, self.settings.level, self.settings.movetime,
-                                             self._lines_sender(generation, position))
+            result = await in_thread(self.seat.play, position, self.settings.level, self.settings.movetime,
+                                     self._lines_sender(generation, position))
         except EngineFailure as exc:
-            if generation == self.generation:
-                await self.error(str(exc))
-                await self.send({"type": "status", "status": "failed"})
+            await self._engine_failed(generation, exc)
             return
         if generation != self.generation:
             return
@@ -238,17 +303,14 @@ class Tab:
         position = self.game.position.copy()
         await self.send({"type": "status", "status": "analysing"})
         try:
-            lines = await asyncio.to_thread(self.seat.analyse, position, self.settings.analysis_ms,
-                                            self.settings.multipv, self._lines_sender(generation, position))
+            lines = await in_thread(self.seat.analyse, position, self.settings.analysis_ms, self.settings.multipv,
+                                    self._lines_sender(generation, position))
         except EngineFailure as exc:
-            if generation == self.generation:
-                await self.error(str(exc))
-                await self.send({"type": "status", "status": "failed"})
+            await self._engine_failed(generation, exc)
             return
         await self._send_lines(generation, [line_json(position, line) for line in lines if line.score is not None],
                                final=True)
-        if generation == self.generation:
-            await self.send({"type": "status", "status": "idle"})
+        await self._send_current(generation, {"type": "status", "status": "idle"})
 
     async def _review(self, generation: int) -> None:
         """The whole game judged move by move, one point of the graph at a time (engine.web.review)."""
@@ -261,19 +323,18 @@ class Tab:
         await self.send({"type": "review_start", "moves": moves})
 
         def on_point(point: dict) -> None:
-            asyncio.run_coroutine_threadsafe(self._send_current(generation, {"type": "review_point", **point}), loop)
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(self._send_current(generation, {"type": "review_point", **point}),
+                                                 loop)
 
-        await asyncio.to_thread(self.seat.release)     # one engine process per tab: the review's
+        await in_thread(self.seat.release)   # one engine per tab: the review's
         try:
-            summary = await asyncio.to_thread(review, self.config.engine, start_fen, moves,
-                                              min(self.settings.movetime, 2000), on_point,
-                                              lambda: generation != self.generation)
+            summary = await in_thread(review, self.config.engine, start_fen, moves, min(self.settings.movetime, 2000),
+                                      on_point, lambda: generation != self.generation)
         except ReviewCancelled:
             return
         except EngineFailure as exc:
-            if generation == self.generation:
-                await self.error(str(exc))
-                await self.send({"type": "status", "status": "failed"})
+            await self._engine_failed(generation, exc)
             return
         await self._send_current(generation, {"type": "review_done", **summary})
         await self._send_current(generation, {"type": "status", "status": "idle"})
@@ -285,7 +346,12 @@ class Tab:
     async def close(self) -> None:
         self.generation += 1
         self.seat.interrupt()
-        await asyncio.to_thread(self.seat.close)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(in_thread(self.seat.close), CLOSE_WAIT)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + "…"
 
 
 def _level_elo() -> dict:
@@ -295,11 +361,11 @@ def _level_elo() -> dict:
     return {level: int(round(level_to_elo(level), -1)) for level in range(FULL_STRENGTH)}
 
 
-def _decoded(data: object) -> bytes:
+def _decoded(data: str) -> bytes:
     try:
-        return base64.b64decode(str(data), validate=True)
+        return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        raise WebInputError("the file did not arrive whole; try again") from None
+        raise WebInputError("the file did not arrive whole (not base64); try again") from None
 
 
 def create_app(config: Optional[ServerConfig] = None) -> Starlette:
@@ -321,27 +387,11 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
         open_tabs.add(tab)
         try:
             while True:
-                text = await websocket.receive_text()
-                if len(text) > MAX_MESSAGE_CHARS:
-                    await tab.error(f"the request is too large (at most {MAX_UPLOAD_BYTES} bytes of file)")
-                    continue
-                try:
-                    message = json.loads(text)
-                    if not isinstance(message, dict):
-                        raise ValueError("not an object")
-                except ValueError:
-                    await tab.error("the page sent a malformed request")
-                    continue
-                try:
-                    await tab.handle(message)
-                except WebInputError as exc:
-                    await tab.error(str(exc))
-                except Exception as exc:     # a bug must not end the tab: report it, keep the game
-                    logger.exception("jiangjun web: request %r failed", message.get("type"))
-                    await tab.error(f"the server failed on this request ({type(exc).__name__}: {exc}); "
-                                    "the game is kept")
-        except WebSocketDisconnect:
-            pass
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                await tab.serve(frame)
+                await asyncio.sleep(0)       # one request of this tab, then the other tabs' turn
         finally:
             open_tabs.discard(tab)
             await tab.close()

@@ -2,10 +2,13 @@
 
 It knows nothing of the web: the server (engine.web.app) turns the page's requests into these calls and
 sends `state()` back as JSON. Every change is checked before it is made: a bad FEN, PGN or move raises
-WebInputError with a message for the page, and the game stays as it was.
+WebInputError with a message for the page, and the game stays as it was. A game file that reads only in
+part (engine.pgn keeps a game up to its first move that does not read) is opened as far as it reads, with a
+note of what did not for the page.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import List, Optional
 
 from ..color import Color
@@ -25,6 +28,28 @@ class WebInputError(ValueError):
     """Something the page sent cannot be used; the message says why, for a person."""
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A game file opened: how many games it holds, and what could not be read (None: everything read)."""
+
+    games: int
+    note: Optional[str]
+
+
+def _reading_note(games: List[Game], shown: Game) -> Optional[str]:
+    """What the page says of a file that did not read whole: the shown game's first error, and how many of the
+    file's other games did not read whole."""
+    parts = []
+    if shown.errors:
+        more = len(shown.errors) - 1
+        parts.append(f"the game was read up to what could not be: {shown.errors[0]}" +
+                     (f" (and {more} more)" if more else ""))
+    others = sum(1 for game in games if game is not shown and game.errors)
+    if others:
+        parts.append(f"{others} other game{'s' if others > 1 else ''} of the file did not read whole")
+    return "; ".join(parts) or None
+
+
 class WebGame:
     """The game of one tab: a starting position and the moves played from it."""
 
@@ -32,6 +57,11 @@ class WebGame:
         self.position = Position(fen)
         self.headers: dict[str, str] = {}
         self.games: List[Game] = []      # the games of the last file opened, when it held several
+        # moves() of the game as last drawn, from this start: a change recomputes only the moves after it,
+        # so that a page's request costs little however long the game (up to the PGN record's 3,584 plies)
+        self._entries: List[dict] = []
+        self._names: List[Optional[str]] = []    # the opening's name after each move (the latest one named)
+        self._entries_start = ""
 
     # -- changes -------------------------------------------------------------------------------------------
     def new(self, fen: Optional[str] = None) -> None:
@@ -77,40 +107,45 @@ class WebGame:
             taken += 1
         return taken
 
-    def load_text(self, text: str) -> None:
-        """A pasted FEN, PGN or move list in any notation: a FEN if it reads as one, else PGN movetext."""
+    def load_text(self, text: str) -> Optional[str]:
+        """A pasted FEN, PGN or move list in any notation: a FEN if it reads as one, else PGN movetext.
+        Returns what could not be read, as load_pgn does."""
         text = text.strip()
         if not text:
             raise WebInputError("nothing to read: paste a FEN, a PGN or a list of moves")
         if "/" in text.split()[0] and "[" not in text:
             self.new(text)
-            return
-        self.load_pgn(text.encode("utf-8"))
+            return None
+        return self.load_pgn(text.encode("utf-8")).note
 
-    def load_pgn(self, data: bytes) -> int:
-        """Open a PGN file (any encoding the library reads). One game is loaded; of several, the first is
-        loaded and all are kept in `games` for `choose`. Returns the number of games."""
+    def load_pgn(self, data: bytes) -> "Reading":
+        """Open a game file (PGN in any encoding the library reads, XQF, CBR, CBL, CBF, DhtmlXQ). Each game
+        is read as far as it can be (engine.pgn's default): the first game with something to show is loaded,
+        and all are kept in `games` for `choose` when there are several. Raises WebInputError when no game
+        has anything to show, and the game stays as it was."""
         if len(data) > MAX_UPLOAD_BYTES:
             raise WebInputError(f"the file is too large ({len(data)} bytes; at most {MAX_UPLOAD_BYTES})")
         try:
-            # strict until the page shows a damaged game's errors (engine.pgn's default keeps what reads
-            # and warns in the server's log only)
-            games = read_games(data, errors="raise")
+            games = read_games(data, failures=[])     # failures=: the errors go to the page, not to a log
         except PgnError as exc:
-            raise WebInputError(f"cannot read the PGN: {exc}") from None
+            raise WebInputError(f"cannot read the game file: {exc}") from None
         if not games:
             raise WebInputError("no game in the file")
-        position = self._replayed(games[0])
+        shown = next((game for game in games if game.moves or not game.errors), games[0])
+        if shown.errors and not shown.moves:
+            raise WebInputError(f"cannot read the game file: {shown.errors[0]}")
+        position = self._replayed(shown)
         self.games = games[:MAX_LISTED_GAMES] if len(games) > 1 else []
-        self.position, self.headers = position, dict(games[0].headers)
-        return len(games)
+        self.position, self.headers = position, dict(shown.headers)
+        return Reading(len(games), _reading_note(games, shown))
 
-    def choose(self, index: int) -> None:
-        """Load game `index` of the last file opened."""
+    def choose(self, index: int) -> Optional[str]:
+        """Load game `index` of the last file opened; returns what could not be read of it."""
         if not 0 <= index < len(self.games):
             raise WebInputError(f"no game {index + 1} in the file")
         game = self.games[index]
         self.position, self.headers = self._replayed(game), dict(game.headers)
+        return _reading_note([game], game)
 
     @staticmethod
     def _replayed(game: Game) -> Position:
@@ -121,16 +156,30 @@ class WebGame:
 
     # -- what the page shows ---------------------------------------------------------------------------
     def moves(self) -> List[dict]:
-        """Each move played, in every notation the page can show."""
-        replay = Position(self.position.starting_fen)
-        out = []
-        for move in self.position.move_stack:
+        """Each move played, in every notation the page can show, with the FEN after it."""
+        from ..book import default_book
+
+        stack, entries, names = self.position.move_stack, self._entries, self._names
+        if self._entries_start != self.position.starting_fen:
+            entries.clear()
+            names.clear()
+            self._entries_start = self.position.starting_fen
+        kept = 0
+        while kept < min(len(entries), len(stack)) and entries[kept]["iccs"] == stack[kept]:
+            kept += 1
+        del entries[kept:], names[kept:]
+        # the moves' texts depend on the board only, which the FEN gives
+        replay = Position(entries[-1]["fen"] if entries else self.position.starting_fen)
+        name = names[-1] if names else None
+        for move in stack[kept:]:
             entry = {"iccs": move, "chinese": to_chinese(replay, move), "wxf": to_wxf(replay, move),
                      "san": to_san(replay, move)}
             replay.push(move)
             entry["fen"] = replay.fen()
-            out.append(entry)
-        return out
+            entries.append(entry)
+            name = default_book().opening_name(replay) or name
+            names.append(name)
+        return list(entries)
 
     def legal_targets(self) -> dict[str, List[str]]:
         """Each square a piece of the side to move can leave, with the squares it can reach."""
@@ -160,14 +209,11 @@ class WebGame:
         the latest position of the game that has one, while the game is still in the book."""
         from ..book import default_book
 
-        book = default_book()
-        moves = book.moves(self.position)
+        moves = default_book().moves(self.position)
         if not moves:
             return {"name": None, "moves": []}
-        replay, name = Position(self.position.starting_fen), None
-        for move in self.position.move_stack:
-            replay.push(move)
-            name = book.opening_name(replay) or name
+        self.moves()                                   # brings the names up to date
+        name = self._names[-1] if self._names else None
         return {"name": name, "moves": [{"iccs": entry.move, "chinese": to_chinese(self.position, entry.move),
                                           "games": entry.games} for entry in moves[:shown]]}
 

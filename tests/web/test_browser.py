@@ -228,10 +228,17 @@ def test_a_bad_fen_gets_a_message_and_the_game_stays(page):
     message.wait_for(state="visible", timeout=WAIT_MS)
     assert "FEN" in message.inner_text()
     assert move_texts(page) == ["炮二平五"]
-    page.fill("#paste", "1. h2e2 h9g7 2. zz")
+    page.fill("#paste", "1. zz h9g7")                              # nothing reads: refused
     page.click("#load-text")
     page.wait_for_function("document.getElementById('message').textContent.includes('zz')", timeout=WAIT_MS)
+    assert message.get_attribute("class") == "error"
     assert move_texts(page) == ["炮二平五"]
+    page.fill("#paste", "1. h2e2 h9g7 2. yy")                      # read up to the move that does not
+    page.click("#load-text")
+    wait_state(page, "state.moves.length === 2")
+    page.wait_for_function("document.getElementById('message').textContent.includes('yy')", timeout=WAIT_MS)
+    assert message.get_attribute("class") == "info"
+    assert move_texts(page) == ["炮二平五", "马8进7"]
 
 
 def test_two_tabs_play_independent_games(browser, server):
@@ -351,13 +358,18 @@ def test_the_socket_refuses_bad_requests_and_keeps_the_game(server):
         for bad, words in [("{not json", "malformed"), ("[1, 2]", "malformed"), ({"type": "rm -rf /"}, "unknown"),
                            ({"type": "move", "move": "h2h9"}, "illegal"),
                            ({"type": "load_pgn", "data": "%%%"}, "did not arrive"),
-                           ({"type": "load_pgn", "data": base64.b64encode(b"1. zz *").decode()}, "PGN"),
+                           ({"type": "load_pgn", "data": base64.b64encode(b"1. zz *").decode()}, "cannot read"),
                            ({"type": "choose", "index": 5}, "no game"),
                            ({"type": "load_pgn", "data": "A" * 3_000_000}, "too large")]:
             answer = ask(bad)
             assert answer["type"] == "error" and words in answer["message"], (bad, answer)
-        state = ask({"type": "settings", "mode": "free", "movetime": 10**9, "level": -5, "multipv": "x", "engine": "/bin/sh"})
+        for bad, words in [({"type": "settings", "movetime": 10**9}, "movetime must be from 50 to 60000"),
+                           ({"type": "settings", "multipv": "x"}, "multipv must be a whole number"),
+                           ({"type": "settings", "mode": "free", "engine": "/bin/sh"}, "unknown field 'engine'")]:
+            answer = ask(bad)
+            assert answer["type"] == "error" and words in answer["message"], (bad, answer)
+        state = ask({"type": "settings", "mode": "free", "movetime": 60_000, "level": 0})
         assert state["settings"]["movetime"] == 60_000 and state["settings"]["level"] == 0
-        assert state["settings"]["multipv"] == 3                   # not a number: unchanged
+        assert state["settings"]["multipv"] == 3                   # refused above: unchanged
         assert "engine" not in state["settings"]
         assert [m["iccs"] for m in state["moves"]] == ["h2e2"]

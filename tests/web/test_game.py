@@ -73,10 +73,10 @@ def test_book_moves_and_the_opening_name():
 def test_pgn_files_several_games_and_limits():
     data = (DATA / "pgn" / "chinese_gbk.pgn").read_bytes()
     game = WebGame()
-    count = game.load_pgn(data)
+    count = game.load_pgn(data).games
     assert count >= 1 and game.position.move_stack
     two = data + b"\n\n" + data
-    assert game.load_pgn(two) == 2 * count
+    assert game.load_pgn(two).games == 2 * count
     assert len(game.state()["games"]) == 2 * count
     game.choose(1)
     with pytest.raises(WebInputError, match="no game"):
@@ -84,9 +84,41 @@ def test_pgn_files_several_games_and_limits():
     with pytest.raises(WebInputError, match="too large"):
         game.load_pgn(b" " * (MAX_UPLOAD_BYTES + 1))
     kept = list(game.position.move_stack)
-    with pytest.raises(WebInputError, match="cannot read"):
-        game.load_pgn((DATA / "pgn" / "illegal.pgn").read_bytes())
-    assert game.position.move_stack == kept
+    for unreadable in (b"1. zz *", b"garbage", b'[Event "x"]\n[FEN "bad"]\n\n1. h2e2 *'):
+        with pytest.raises(WebInputError, match="cannot read"):
+            game.load_pgn(unreadable)
+        assert game.position.move_stack == kept
+
+
+def test_a_file_that_reads_in_part_is_opened_as_far_as_it_reads_with_a_note():
+    game = WebGame()
+    reading = game.load_pgn((DATA / "pgn" / "illegal.pgn").read_bytes())   # its 2nd game has an illegal move
+    assert reading.games == 2 and game.position.move_stack == ["h2e2", "h9g7"]
+    assert reading.note == "1 other game of the file did not read whole"
+    note = game.choose(1)
+    assert game.position.move_stack == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
+    assert note.startswith("the game was read up to what could not be: ") and "马8进7" in note
+    assert game.load_text("1. h2e2 h9g7 2. zz").startswith("the game was read up to")
+    assert game.position.move_stack == ["h2e2", "h9g7"]
+    assert game.load_text("1. h2e2 } h9g7 *") is not None          # a stray brace: read, not looped on
+    assert game.position.move_stack == ["h2e2", "h9g7"]
+
+
+def test_the_move_texts_kept_between_changes_are_those_of_the_game():
+    game = WebGame()
+    for move in ["h2e2", "h9g7", "h0g2", "i9h9"]:
+        game.play(move)
+    first = game.state()["moves"]
+    game.take_back(2)
+    game.play("b0c2")
+    game.play("b9c7")
+    again = WebGame()
+    again.play_line(["h2e2", "h9g7", "b0c2", "b9c7"])
+    assert game.state()["moves"] == again.state()["moves"] != first
+    game.new("4k4/9/9/9/9/9/9/9/R8/3K5 w")                     # another start: nothing kept of the first
+    game.play("a1a2")
+    assert [m["iccs"] for m in game.state()["moves"]] == ["a1a2"]
+    assert game.state()["moves"][0]["fen"].startswith("4k4/9/9/9/9/9/9/R8/9/3K5 b")
 
 
 def test_pasted_text_and_saved_files():

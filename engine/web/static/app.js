@@ -44,6 +44,8 @@ function receive(message) {
     if (message.status === "thinking" || message.status === "analysing") { lines = []; drawLines(); }
     $("engine-status").textContent = t(message.status);
     $("engine-status").dataset.status = message.status;
+  } else if (message.type === "warning") {
+    showMessage(message.message, "info");
   } else if (message.type === "error") {
     if (message.fatal) refused = true;       // the server will not serve this tab (too many are open)
     showMessage(message.message, "error", message.fatal);
