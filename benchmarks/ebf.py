@@ -12,85 +12,50 @@ position for that long (`go movetime T`) and the table gives the depth, selectiv
 and the speed. Node counts at a fixed depth do not depend on the machine's load (one thread is
 deterministic); times do: measure those on an idle machine.
 
-NAME=COMMAND: the command is split as a shell would (shlex), and run with OwnBook off when the engine has
-the option. Prints the table to stdout and, with --json FILE, writes the raw figures.
+NAME=COMMAND: the command is split as a shell would (shlex) and driven through engine.client (UCI; OwnBook
+off, as the client sets it, when the engine has the option). Prints the table to stdout and, with --json
+FILE, writes the raw figures.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
-import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engine.client import SimpleEngine  # noqa: E402
+from engine.search_types import PvLine, SearchLimits  # noqa: E402
 from engine.server.bench import BENCH_FENS  # noqa: E402  (the positions only: no engine is imported)
 
 
-
-def info_fields(line: str) -> dict[str, int]:
-    """The numeric fields of an `info` line before its `pv`: {"depth": 9, "nodes": 98765, ...}."""
-    words = line.split(" pv ")[0].split()
-    return {key: int(value) for key, value in zip(words, words[1:]) if value.isdigit()}
-
-
 class UciEngine:
-    """A UCI engine as a subprocess, spoken to line by line."""
+    """A UCI engine (engine.client), one thread and 16 MB of hash where it has the options."""
 
     def __init__(self, name: str, command: str) -> None:
         self.name = name
-        self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True, bufsize=1)
-        self.send("uci")
-        options = [line for line in self.read_until("uciok")]
-        if any(" name OwnBook " in line for line in options):
-            self.send("setoption name OwnBook value false")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
+        self.engine = SimpleEngine.popen_uci(command, name=name)
+        settings = {self.engine.option_name(option): value for option, value in (("Threads", 1), ("Hash", 16))}
+        self.engine.configure({option: value for option, value in settings.items() if option is not None})
 
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def read_until(self, prefix: str) -> list[str]:
-        assert self.process.stdout is not None
-        lines = []
-        for line in self.process.stdout:
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError(f"{self.name} ended before {prefix!r}")
-
-    def search(self, fen: str, go: str) -> dict[int, dict]:
-        """The last `info` line of each completed depth (multipv 1): {depth: {nodes, time, seldepth}}."""
-        self.send("ucinewgame")
-        self.send("isready")
-        self.read_until("readyok")
-        self.send(f"position fen {fen}")
-        self.send(go)
+    def search(self, fen: str, limits: SearchLimits) -> dict[int, dict]:
+        """The last exact line 1 of each completed depth: {depth: {nodes, time_ms, seldepth}}."""
+        self.engine.new_game()
         by_depth: dict[int, dict] = {}
-        for line in self.read_until("bestmove"):
-            if not line.startswith("info ") or " pv " not in line or "upperbound" in line or "lowerbound" in line:
-                continue
-            if " multipv " in line and " multipv 1 " not in line:
-                continue
-            fields = info_fields(line)
-            if {"depth", "nodes", "time"} <= fields.keys():
-                by_depth[fields["depth"]] = {"nodes": fields["nodes"], "time_ms": fields["time"],
-                                             "seldepth": fields.get("seldepth", fields["depth"])}
+
+        def seen(info: PvLine) -> None:
+            if info.multipv == 1 and info.pv and info.bound is None and None not in (info.depth, info.nodes,
+                                                                                     info.time_ms):
+                by_depth[info.depth] = {"nodes": info.nodes, "time_ms": int(info.time_ms),
+                                        "seldepth": info.seldepth or info.depth}
+
+        self.engine.play(fen, limits, on_info=seen)
         return by_depth
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.process.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
+        self.engine.quit()
 
 
 def geometric_mean(values: list[float]) -> Optional[float]:
@@ -146,12 +111,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--json", help="write the raw figures to this file")
     args = parser.parse_args(argv)
     go = f"go depth {args.depth}" if args.depth else f"go movetime {args.movetime}"
+    limits = SearchLimits(depth=args.depth) if args.depth else SearchLimits(movetime=args.movetime)
     results: dict[str, list[dict[int, dict]]] = {}
     for spec in args.engine:
         name, _, command = spec.partition("=")
         engine = UciEngine(name, command)
         try:
-            results[name] = [engine.search(fen, go) for fen in BENCH_FENS]
+            results[name] = [engine.search(fen, limits) for fen in BENCH_FENS]
         finally:
             engine.close()
     print(f"{len(BENCH_FENS)} bench positions, {go}, 1 thread, Hash 16 MB")

@@ -7,10 +7,10 @@
         [--teacher CMD] [--seed 1] [--workers 1] [--archive ../shared/data/ccpd-games.tar.xz]
         [--skip N] [--cluster tcp://HOST:8786 | local:N]
 
-The search that scores the positions (and plays the self-play games) is this engine's in-process
-searcher (engine._core.Searcher, one thread), or with --teacher another UCI engine, such as
-Pikafish-HCE, each worker with a process of its own; a fixed node count per move or, with --depth, a
-fixed depth.
+The search that scores the positions (and plays the self-play games) is this engine hosted in each
+worker's process (engine.client's SimpleEngine.in_process: one thread, the hand-crafted evaluation, no
+book), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
+a fixed node count per move or, with --depth, a fixed depth.
 
 selfplay: games of the search against itself, each from a line of the match book
 (engine/match/book.txt) or of --openings chosen at random and followed by --random-plies uniformly
@@ -43,7 +43,7 @@ the same seed and options give the same file whatever --workers is, or --cluster
 running scheduler (it and its workers started with PYTHONPATH=CHECKOUT:CHECKOUT/tools, since both unpickle
 the tasks: `dask worker tcp://HOST:8786 --nworkers CORES --nthreads 1`, with the teacher's command
 runnable on the workers), or local:N worker processes.
-Each game is one task; each worker process builds its searcher (or teacher process) once.
+Each game is one task; each worker process opens its engine (or teacher process) once.
 """
 from __future__ import annotations
 
@@ -62,10 +62,7 @@ from typing import Iterable, Iterator, Optional
 import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
-from engine import _core
-from engine.client.errors import EngineError
-from engine.client import open_process
-from engine.client.values import EngineConfig
+from engine.client import EngineConfig, EngineError, SimpleEngine, open_process
 from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
 from engine.pgn import PgnError, read_games
@@ -130,18 +127,26 @@ class GameRecords:
 # -- the worker ---------------------------------------------------------------------------------------
 
 class OwnSearch:
-    """Scores positions with this engine's searcher, one thread."""
+    """Scores positions with this engine hosted in process: one thread, the hand-crafted evaluation, no book.
+    The game's moves are sent with the position, so that the search judges its repetitions."""
 
     def __init__(self, settings: SearchSettings) -> None:
-        self._searcher = _core.Searcher(settings.hash_mb, 1)
-        self._limits = {"depth": settings.depth} if settings.depth else {"nodes": settings.nodes}
+        self._options = {"Threads": 1, "Hash": settings.hash_mb, "Use NNUE": False}
+        self._engine = SimpleEngine.in_process(options=self._options)
+        self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
+
+    def restart(self) -> None:
+        self._engine.quit()
+        self._engine = SimpleEngine.in_process(options=self._options)
 
     def new_game(self) -> None:
-        self._searcher.clear()
+        self._engine.new_game()
 
     def search(self, position: Position) -> tuple[int, str]:
-        report = self._searcher.search(position.kernel_board, **self._limits)
-        return report.score, report.bestmove
+        result = self._engine.play(position, self._limits)
+        if result.bestmove is None or result.score is None:
+            raise RuntimeError(f"{self._engine.name}: no move or score for {position.fen()}")
+        return result.score.value, result.bestmove
 
 
 class TeacherEngine:
@@ -269,11 +274,11 @@ def _records(number: int, kept: list, searched: int, result_for_red: int, from_g
 
 
 def _run(task: object) -> GameRecords:
-    """Play or score one game. A teacher that hangs or dies abandons the game (its records are dropped:
-    the game's result would be unknown) and is started again for the next one."""
+    """Play or score one game. An engine (a teacher, mostly) that hangs or dies abandons the game (its records
+    are dropped: the game's result would be unknown) and is started again for the next one."""
     try:
         return play_selfplay(task) if isinstance(task, SelfPlayGame) else score_master(task)
-    except EngineError as error:        # only the teacher (TeacherEngine) raises it
+    except EngineError as error:
         print(f"game {task.number} abandoned: {error}", file=sys.stderr)
         _scorer.restart()
         return GameRecords(task.number, [], [], 0, 0, abandoned=True)

@@ -10,6 +10,9 @@ runner's book format (`name ; ICCS moves`, `jiangjun match -openings file=F form
 
 Self-play at a fixed node count is deterministic: the same opening gives the same game, so a test of an
 engine change needs at least as many distinct openings as game pairs. The built-in book has 38.
+
+The balance search is this engine's, hosted in process (engine.client's SimpleEngine.in_process: one
+thread, the hand-crafted evaluation), from a fresh table for each opening.
 """
 from __future__ import annotations
 
@@ -20,8 +23,9 @@ from pathlib import Path
 
 import ccpd
 from engine import START_FEN, Position
-from engine._core import Searcher
+from engine.client import SimpleEngine
 from engine.pgn import PgnError, read_games
+from engine.search_types import SearchLimits
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -39,7 +43,7 @@ def main(argv=None) -> int:
     seen = set()
     files = list(ccpd.pgn_files(args.source))
     random.Random(args.seed).shuffle(files)
-    searcher = Searcher(hash_mb=16)
+    engine = SimpleEngine.in_process(options={"Threads": 1, "Hash": 16, "Use NNUE": False})
     unreadable = 0
     for name, data in files:
         if len(lines) >= args.count:
@@ -60,8 +64,8 @@ def main(argv=None) -> int:
             if tuple(key) in seen or position.outcome() is not None:
                 continue
             seen.add(tuple(key))
-            searcher.clear()
-            score = searcher.search(position.kernel_board, depth=args.depth).score
+            engine.new_game()
+            score = engine.play(position, SearchLimits(depth=args.depth)).score.value
             if abs(score) > args.balance:
                 continue
             label = (game.headers.get("ECCO") or "game").strip() or "game"
@@ -71,6 +75,7 @@ def main(argv=None) -> int:
     header = [f"# {len(lines)} openings: the first {args.plies} plies of master games, balanced within "
               f"{args.balance} cp at depth {args.depth} (tools/make_openings.py).",
               f"# Games: {ccpd.CREDIT}."]
+    engine.quit()
     args.output.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
     print(f"wrote {len(lines)} openings to {args.output} ({unreadable} files unreadable)", file=sys.stderr)
     return 0
