@@ -1,7 +1,10 @@
 """What the tests of the browser board share: `jiangjun web` started as a user starts it, on 127.0.0.1 and a
-free port, and the real Chromium (Debian's /usr/bin/chromium) that Playwright drives headless."""
+free port, the real Chromium (Debian's /usr/bin/chromium) that Playwright drives headless, and a tab's
+WebSocket as a test speaks it (the `websockets` client, asyncio)."""
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import subprocess
@@ -22,6 +25,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 WAIT_MS = 20_000
 #: How long `jiangjun web` may take to print its address (seconds).
 START_SECONDS = 30
+#: Seconds any one answer on a socket may take: a guard against a hang, not a bound on speed.
+HANG_GUARD = 60.0
 
 
 def chromium_installed() -> bool:
@@ -70,3 +75,37 @@ def _drain(proc: subprocess.Popen) -> None:
 def socket_url(url: str) -> str:
     """The WebSocket of the page at `url`."""
     return url.replace("http://", "ws://") + "ws"
+
+
+class SocketTab:
+    """A tab as a test speaks it: one WebSocket to the server, with a task that reads every message into a
+    queue. Open it inside a running event loop (``SocketTab(await connect(url, max_size=None))``)."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        self.answers: asyncio.Queue = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for text in self.socket:
+                await self.answers.put(json.loads(text))
+        except ConnectionClosed:
+            pass
+        await self.answers.put({"type": "closed", "code": self.socket.close_code})
+
+    async def next(self, types: tuple = ("state", "error", "file", "config")) -> dict:
+        """The next answer of one of `types` (the others, such as status and analysis lines, are passed over).
+        Raises ConnectionError when the server closed the connection, TimeoutError after HANG_GUARD seconds."""
+        while True:
+            answer = await asyncio.wait_for(self.answers.get(), HANG_GUARD)
+            if answer["type"] == "closed":
+                raise ConnectionError(f"the server closed the connection (code {answer['code']})")
+            if answer["type"] in types:
+                return answer
+
+    async def ask(self, request: dict, types: tuple = ("state", "error")) -> dict:
+        await self.socket.send(json.dumps(request))
+        return await self.next(types)

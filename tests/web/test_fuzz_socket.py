@@ -38,11 +38,10 @@ from engine import START_FEN  # noqa: E402
 from engine.web.game import MAX_UPLOAD_BYTES, WebGame, WebInputError  # noqa: E402
 from engine.web.protocol import (MAX_FEN_CHARS, MAX_LINE_MOVES, MAX_MESSAGE_CHARS,  # noqa: E402
                                  MAX_MOVE_CHARS, REQUESTS, SETTINGS)
+from support.web import HANG_GUARD, SocketTab, socket_url  # noqa: E402
 
 SEED = 43
 MESSAGES = 10_000
-#: Seconds any one answer may take: a guard against a hang, not a bound on speed.
-HANG_GUARD = 60.0
 #: Rounds of play the second tab must finish, at the least, while the fuzz runs.
 SECOND_TAB_ROUNDS = 3
 #: The first characters of an expected message that the answer must hold (the server cuts a long one).
@@ -280,40 +279,7 @@ def cases(seed: int, count: int) -> list[Case]:
 
 
 # -- the run -----------------------------------------------------------------------------------------------
-class Tab:
-    """One WebSocket to the server, with a task that reads every message into a queue."""
-
-    def __init__(self, socket) -> None:
-        self.socket = socket
-        self.answers: asyncio.Queue = asyncio.Queue()
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            async for text in self.socket:
-                await self.answers.put(json.loads(text))
-        except ConnectionClosed:
-            pass
-        await self.answers.put({"type": "closed", "code": self.socket.close_code})
-
-    async def next(self, types: tuple = ("state", "error", "file", "config")) -> dict:
-        """The next answer of one of `types` (status and analysis lines are passed over). Raises
-        ConnectionError when the server closed the connection, TimeoutError after HANG_GUARD seconds."""
-        while True:
-            answer = await asyncio.wait_for(self.answers.get(), HANG_GUARD)
-            if answer["type"] == "closed":
-                raise ConnectionError(f"the server closed the connection (code {answer['code']})")
-            if answer["type"] in types:
-                return answer
-
-    async def ask(self, request: dict, types: tuple = ("state", "error")) -> dict:
-        await self.socket.send(json.dumps(request))
-        return await self.next(types)
-
-
-async def fuzz_tab(tab: Tab, run: list[Case]) -> list[str]:
+async def fuzz_tab(tab: SocketTab, run: list[Case]) -> list[str]:
     """Send every case, each followed by its marker, without waiting; check the answers as they come.
     Returns the failures (empty when every case got its one error)."""
     async def write() -> None:
@@ -342,7 +308,7 @@ async def fuzz_tab(tab: Tab, run: list[Case]) -> list[str]:
     return failures
 
 
-async def second_tab(tab: Tab, fuzz_done: asyncio.Event) -> int:
+async def second_tab(tab: SocketTab, fuzz_done: asyncio.Event) -> int:
     """Play the engine's first reply again and again until the fuzz is done (and SECOND_TAB_ROUNDS at least);
     every answer must be the right one. Returns the rounds played."""
     first = await tab.ask({"type": "hello", "mode": "play", "engine_color": "black", "level": 0, "movetime": 50})
@@ -361,10 +327,9 @@ async def second_tab(tab: Tab, fuzz_done: asyncio.Event) -> int:
 async def run_fuzz(url: str, seed: int = SEED, count: int = MESSAGES) -> tuple[list[str], int]:
     from websockets.asyncio.client import connect
 
-    socket_url = url.replace("http://", "ws://") + "ws"
-    run = cases(seed, count)
-    async with connect(socket_url, max_size=None) as fuzzed, connect(socket_url, max_size=None) as other:
-        fuzz, player = Tab(fuzzed), Tab(other)
+    address, run = socket_url(url), cases(seed, count)
+    async with connect(address, max_size=None) as fuzzed, connect(address, max_size=None) as other:
+        fuzz, player = SocketTab(fuzzed), SocketTab(other)
         assert (await fuzz.ask({"type": "hello", "mode": "free"}))["type"] == "state"
         done = asyncio.Event()
         playing = asyncio.create_task(second_tab(player, done))
@@ -410,11 +375,11 @@ def test_a_frame_beyond_the_limit_closes_only_its_connection(server):
     from engine.web.protocol import MAX_FRAME_BYTES
 
     async def scenario() -> tuple:
-        socket_url = server.replace("http://", "ws://") + "ws"
-        async with connect(socket_url, max_size=None) as bystander:
-            other = Tab(bystander)
+        address = socket_url(server)
+        async with connect(address, max_size=None) as bystander:
+            other = SocketTab(bystander)
             await other.ask({"type": "hello", "mode": "free"})
-            async with connect(socket_url, max_size=None) as socket:
+            async with connect(address, max_size=None) as socket:
                 try:
                     await socket.send("x" * (MAX_FRAME_BYTES + 1))
                     await asyncio.wait_for(socket.recv(), HANG_GUARD)
