@@ -10,8 +10,10 @@ Markers (pyproject.toml):
 import _posixsubprocess
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,9 @@ class UnmarkedProcess(AssertionError):
 
 
 _ATTEMPTS = pytest.StashKey[list]()
+#: Sent to the main thread when another thread is refused a process, so that the test fails at once
+#: instead of waiting for an answer that will never come.
+_REFUSED_IN_A_THREAD = signal.SIGUSR1
 
 
 def _refuser(item: pytest.Item, what: str):
@@ -53,6 +58,8 @@ def _refuser(item: pytest.Item, what: str):
         message = (f"{item.nodeid} starts a process ({what_started}) but is not marked slow: add "
                    f"@pytest.mark.slow, or pytestmark = pytest.mark.slow for a module of such tests")
         item.stash[_ATTEMPTS].append(message)
+        if threading.current_thread() is not threading.main_thread():
+            signal.pthread_kill(threading.main_thread().ident, _REFUSED_IN_A_THREAD)
         raise UnmarkedProcess(message)
     return refuse
 
@@ -67,6 +74,12 @@ def _refuse_processes(item: pytest.Item, patch: pytest.MonkeyPatch) -> None:
             patch.setattr(os, name, _refuser(item, f"os.{name}"))
 
 
+def _raise_refusal(item: pytest.Item):
+    def handler(signum, frame):
+        raise UnmarkedProcess(item.stash[_ATTEMPTS][-1])
+    return handler
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Setup, call and teardown of a test not marked slow run with processes refused."""
@@ -74,9 +87,13 @@ def pytest_runtest_protocol(item, nextitem):
     if item.get_closest_marker("slow"):
         yield
         return
-    with pytest.MonkeyPatch.context() as patch:
-        _refuse_processes(item, patch)
-        yield
+    previous = signal.signal(_REFUSED_IN_A_THREAD, _raise_refusal(item))
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            _refuse_processes(item, patch)
+            yield
+    finally:
+        signal.signal(_REFUSED_IN_A_THREAD, previous)
 
 
 def _fail_if_process_started(item: pytest.Item, report) -> None:
