@@ -105,9 +105,10 @@ async def in_thread(function: Callable, *args: Any) -> Any:
 class Tab:
     """One tab's game, engine and settings, and the one engine task it runs at a time."""
 
-    def __init__(self, socket: WebSocket, config: ServerConfig) -> None:
+    def __init__(self, socket: WebSocket, config: ServerConfig, left_behind: Optional[set] = None) -> None:
         self.socket = socket
         self.config = config
+        self.left_behind = left_behind if left_behind is not None else set()   # hung engines being ended
         self.game = WebGame()
         self.seat = EngineSeat(config.engine)
         self.settings = Settings()
@@ -248,7 +249,7 @@ class Tab:
         if not done:
             logger.warning("jiangjun web: the engine did not stop within %g s: a new one replaces it", STOP_WAIT)
             hung, self.seat = self.seat, EngineSeat(self.config.engine)
-            threading.Thread(target=hung.close, name="jiangjun-web-hung-engine", daemon=True).start()
+            _end_apart(hung, self.left_behind)
             await self.error(f"the engine did not stop within {STOP_WAIT:g} s; a new one is started for the "
                              "next search")
 
@@ -350,6 +351,25 @@ class Tab:
             await asyncio.wait_for(in_thread(self.seat.close), CLOSE_WAIT)
 
 
+def _end_apart(seat: EngineSeat, left_behind: set) -> None:
+    """End a hung engine on a thread of its own (quitting it waits, then kills it), kept in `left_behind`
+    until it is done, so that the server waits for it when it shuts down."""
+    def end() -> None:
+        try:
+            seat.close()
+        finally:
+            left_behind.discard(thread)
+    thread = threading.Thread(target=end, name="jiangjun-web-hung-engine", daemon=True)
+    left_behind.add(thread)
+    thread.start()
+
+
+def _join(threads: set, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    for thread in list(threads):
+        thread.join(max(0.0, deadline - time.monotonic()))
+
+
 def _cut(text: str) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + "…"
 
@@ -371,6 +391,12 @@ def _decoded(data: str) -> bytes:
 def create_app(config: Optional[ServerConfig] = None) -> Starlette:
     config = config or ServerConfig()
     open_tabs: set = set()
+    left_behind: set = set()                 # threads ending hung engines
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await asyncio.to_thread(_join, left_behind, CLOSE_WAIT)    # no engine process outlives the server
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -383,7 +409,7 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
                                                   "close one and reload this page"}))
             await websocket.close()
             return
-        tab = Tab(websocket, config)
+        tab = Tab(websocket, config, left_behind)
         open_tabs.add(tab)
         try:
             while True:
@@ -396,7 +422,7 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
             open_tabs.discard(tab)
             await tab.close()
 
-    app = Starlette(routes=[
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", index),
         WebSocketRoute("/ws", socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
