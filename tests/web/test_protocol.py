@@ -70,6 +70,7 @@ def test_a_message_quotes_little_of_what_was_sent():
 
 
 def test_every_request_type_has_a_handler():
+    pytest.importorskip("starlette", reason="starlette (the [web] extra) is not installed")
     from engine.web.app import Tab
 
     assert all(callable(getattr(Tab, f"on_{kind}", None)) for kind in REQUESTS)
