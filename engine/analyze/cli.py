@@ -20,16 +20,17 @@ from typing import IO, Dict, List, Optional, Sequence, Tuple
 
 from ..book import DEFAULT as DEFAULT_BOOK, Book, BookError, open_book
 from ..errors import InvalidFenError
+from ..client import SearchInterrupted, SimpleEngine
 from ..fen import START_FEN
+from ..notation import CHINESE, NOTATIONS, to_notation
 from ..pgn.game import Game as PgnGame
 from ..position import Position
-from ..client import SearchInterrupted, SimpleEngine
 from ..search_types import SearchLimits, SearchResult
 from . import pictures
 from .engines import analyse, description, gives_chances, open_engine, outcome_of, usable_multipv
 from .errors import AnalyzeError
 from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
-from .moves import NOTATIONS, move_text, play_moves, ply_label, split_moves
+from .moves import play_moves, ply_label, split_moves
 from .report import (POVS, GameTable, LiveArea, Style, analysis_json, annotated_game, final_lines, game_header,
                      game_json, limits_json, limits_text, outcome_text, position_header, position_lines,
                      position_summary, summary_lines)
@@ -88,8 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--threads", type=int, metavar="N", help="search threads (default 1)")
     limits.add_argument("--hash", type=int, metavar="MB", help="hash table in MB (built-in engine: default 64)")
     output = parser.add_argument_group("output")
-    output.add_argument("--notation", choices=NOTATIONS, default="chinese",
-                        help="how moves are written (default chinese)")
+    output.add_argument("--notation", choices=NOTATIONS, default=CHINESE,
+                        help=f"how moves are written (default {CHINESE})")
     output.add_argument("--pov", choices=POVS, default="red",
                         help="scores from Red's view or the side to move's / the mover's (default red)")
     output.add_argument("--json", action="store_true", help="print one JSON document instead of text")
@@ -453,12 +454,12 @@ def _caption(position: Position, analysis: SearchResult, style: Style,
     prefix = ""
     if last_move is not None:
         before, move = last_move
-        prefix = f"after {ply_label(before)} {move_text(before, move, style.notation)}: "
+        prefix = f"after {ply_label(before)} {to_notation(before, move, style.notation)}: "
     outcome = outcome_of(position, analysis)
     if outcome is not None:
         return prefix + outcome_text(outcome)
     score = style.score(analysis.score, position.turn).text()
-    best = move_text(position, analysis.bestmove, style.notation)
+    best = to_notation(position, analysis.bestmove, style.notation)
     depth = f", depth {analysis.depth}" if analysis.depth else ""
     return f"{prefix}{score}, best {best}{depth}"
 

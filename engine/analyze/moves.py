@@ -2,7 +2,8 @@
 
 Input moves may be ICCS (``h2e2``, ``H2-E2``), WXF (``C2.5``) or Chinese (``炮二平五``), mixed freely,
 given as separate arguments or as one string with spaces, with or without move numbers (``1. h2e2 h9g7
-2. ...``). Output notations are ``chinese``, ``wxf`` and ``iccs``.
+2. ...``). Moves are written in any of engine.notation's NOTATIONS (``chinese``, ``wxf``, ``iccs``, ``san``):
+engine.notation.to_notation.
 """
 from __future__ import annotations
 
@@ -11,12 +12,10 @@ import unicodedata
 from typing import Iterable, List, Sequence
 
 from ..errors import IllegalMoveError
-from ..notation import parse_move, to_chinese, to_wxf
+from ..notation import parse_move, to_notation
 from ..position import Color, Position, normalize_move
 from ..squares import is_iccs
 from .errors import AnalyzeError
-
-NOTATIONS = ("chinese", "wxf", "iccs")
 
 _MOVE_NUMBER = re.compile(r"^(\d+)(\.+)(.*)$")
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
@@ -82,21 +81,12 @@ def play_moves(position: Position, tokens: Sequence[str]) -> List[str]:
     return played
 
 
-def move_text(position: Position, move: str, notation: str) -> str:
-    """A legal move of ``position`` in ``notation``."""
-    if notation == "chinese":
-        return to_chinese(position, move)
-    if notation == "wxf":
-        return to_wxf(position, move)
-    return move
-
-
 def line_texts(position: Position, moves: Sequence[str], notation: str) -> List[str]:
     """A sequence of moves played from ``position`` (left unchanged), each in ``notation``."""
     board = position.copy()
     texts: List[str] = []
     for move in moves:
-        texts.append(move_text(board, move, notation))
+        texts.append(to_notation(board, move, notation))
         board.push(move)
     return texts
 
@@ -106,7 +96,7 @@ def numbered_line(position: Position, moves: Sequence[str], notation: str) -> st
     board = position.copy()
     parts: List[str] = []
     for index, move in enumerate(moves):
-        text = move_text(board, move, notation)
+        text = to_notation(board, move, notation)
         if board.turn is Color.RED or index == 0:
             parts.append(f"{ply_label(board)} {text}")
         else:

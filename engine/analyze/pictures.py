@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from ..notation import to_notation
 from ..pictures import diagram, evalgraph
 from ..position import Color
 from ..score import Score
 from .errors import AnalyzeError
 from .game import GameAnalysis
-from .moves import move_text, ply_label
+from .moves import ply_label
 
 
 def write_text(path: str, text: str) -> None:
@@ -36,7 +37,7 @@ def graph_points(game: GameAnalysis, notation: str) -> list:
         label, mark = "start", None
         if ply > 0:
             move = game.moves[ply - 1]
-            label = f"{ply_label(position)} {move_text(position, move, notation)}"
+            label = f"{ply_label(position)} {to_notation(position, move, notation)}"
             position.push(move)
             mark = game.records[ply - 1].classification
         red = analysis.score if position.turn is Color.RED else -analysis.score

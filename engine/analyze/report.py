@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import IO, Dict, List, Optional, Sequence
 
 from ..fen import START_FEN
+from ..notation import to_notation
 from ..pgn.game import Game as PgnGame, player_name
 from ..position import Color, Outcome, Position
 from ..score import Score
 from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
 from .engines import outcome_of
 from .game import GameAnalysis, MoveRecord
-from .moves import line_texts, move_text, numbered_line, ply_label
+from .moves import line_texts, numbered_line, ply_label
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -176,7 +177,7 @@ def position_summary(position: Position, analysis: SearchResult, style: Style, i
         return [text[0].upper() + text[1:]]
     best = analysis.bestmove
     assert best is not None
-    shown = move_text(position, best, style.notation)
+    shown = to_notation(position, best, style.notation)
     text = f"bestmove {shown}" + (f" ({best})" if style.notation != "iccs" else "")
     facts = []
     if analysis.nodes:
@@ -239,7 +240,7 @@ def analysis_json(position: Position, analysis: SearchResult, style: Style, inte
         "score_text": style.score(analysis.score, turn).text(),
         "wdl": both_povs_wdl(analysis.wdl, turn),
         "bestmove": best,
-        "bestmove_text": None if best is None else move_text(position, best, style.notation),
+        "bestmove_text": None if best is None else to_notation(position, best, style.notation),
         "depth": analysis.depth,
         "nodes": analysis.nodes,
         "time_ms": None if outcome is not None else int(analysis.time_ms),
@@ -288,7 +289,7 @@ class GameTable:
         self.labels: List[str] = []
         for move in game.moves:
             self.labels.append(ply_label(position))
-            self.texts.append(move_text(position, move, style.notation))
+            self.texts.append(to_notation(position, move, style.notation))
             position.push(move)
         self.label_width = max((width(label) for label in self.labels), default=3)
         self.move_width = max((width(text) for text in self.texts), default=4) + 3
@@ -359,7 +360,7 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
         return [f"{where}: {outcome_text(outcome)}"]
     score = style.score(analysis.score, position.turn).text()
     chances = style.wdl_text(analysis.wdl, position.turn)
-    best = move_text(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
+    best = to_notation(position, analysis.bestmove, style.notation) if analysis.bestmove else "-"
     return [f"{where}: {score}{' (' + chances + ')' if chances else ''} ({position.turn.label} to move), best {best}"]
 
 
@@ -372,7 +373,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "move_number": position.fullmove_number,
         "side": mover.value,
         "move": record.move,
-        "move_text": move_text(position, record.move, style.notation),
+        "to_notation": to_notation(position, record.move, style.notation),
         "fen_before": record.fen_before,
         "score_before": both_povs(record.before_score, mover, "mover"),
         "score_after": both_povs(record.after, mover, "mover"),
@@ -385,7 +386,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "depth": record.before.depth,
         "best_move": record.before.bestmove,
         "best_move_text": None if record.before.bestmove is None
-        else move_text(position, record.before.bestmove, style.notation),
+        else to_notation(position, record.before.bestmove, style.notation),
         "best_pv": [] if line is None else list(line.pv),
         "best_pv_text": [] if line is None else line_texts(position, line.pv, style.notation),
         "lines": analysis_json(position, record.before, style)["lines"],

@@ -18,7 +18,8 @@ Chinese and WXF notation describe a move relative to the side that makes it
 
 Public functions:
 
-* :func:`to_chinese`, :func:`to_wxf` and :func:`to_san` write one legal move;
+* :func:`to_chinese`, :func:`to_wxf` and :func:`to_san` write one legal move, :func:`to_notation` in the
+  notation named (:data:`NOTATIONS`: ``iccs``, ``chinese``, ``wxf``, ``san``, defined once here);
 * :func:`to_chinese_list`, :func:`to_wxf_list` and :func:`to_san_list` write a sequence of moves;
 * :func:`legal_move_texts` writes every legal move of a position at once;
 * :func:`parse_move` reads ICCS, Chinese (simplified or traditional, any digit
@@ -30,6 +31,7 @@ subclass of :class:`engine.errors.IllegalMoveError`.
 
 The modules, one job each:
 
+* :mod:`.names`: the notations' names, the one list every part offers;
 * :mod:`.board`: the vocabulary both notations share, and the board seen from
   the side to move;
 * :mod:`.chinese` and :mod:`.wxf`: each notation's symbols, how it labels a
@@ -41,10 +43,17 @@ The modules, one job each:
 """
 
 from .board import NotationError, PositionLike
+from .names import CHINESE, ICCS, NOTATIONS, SAN, WXF
 from .reader import parse_move
-from .writer import legal_move_texts, to_chinese, to_chinese_list, to_san, to_san_list, to_wxf, to_wxf_list
+from .writer import (legal_move_texts, to_chinese, to_chinese_list, to_notation, to_san, to_san_list, to_wxf,
+                     to_wxf_list)
 
 __all__ = [
+    "CHINESE",
+    "ICCS",
+    "NOTATIONS",
+    "SAN",
+    "WXF",
     "NotationError",
     "PositionLike",
     "to_chinese",
@@ -53,6 +62,7 @@ __all__ = [
     "to_chinese_list",
     "to_wxf_list",
     "to_san_list",
+    "to_notation",
     "legal_move_texts",
     "parse_move",
 ]

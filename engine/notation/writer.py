@@ -7,6 +7,7 @@ from typing import Callable, Dict, Iterable, List, Tuple
 from ..squares import Square, move_name
 from .board import BoardView, NotationError, PositionLike, decode_iccs, square_of
 from .chinese import chinese_text
+from .names import CHINESE, ICCS, NOTATIONS, SAN, WXF
 from .san import san_text
 from .wxf import wxf_text
 
@@ -64,6 +65,22 @@ def to_san(p: PositionLike, move: str) -> str:
     return san_text(p, move_name(*decode_iccs(move)))
 
 
+def to_notation(p: PositionLike, move: str, notation: str) -> str:
+    """Write a legal ICCS move of ``p`` in ``notation``, one of :data:`~.names.NOTATIONS` (``iccs``: the
+    move itself, in its canonical form).
+
+    Raises:
+        NotationError: ``move`` is malformed or (in the other notations) not legal in ``p``.
+        ValueError: an unknown notation.
+    """
+    if notation == ICCS:
+        return move_name(*decode_iccs(move))
+    writer = _WRITERS.get(notation)
+    if writer is None:
+        raise ValueError(f"unknown notation {notation!r}: one of {', '.join(NOTATIONS)}")
+    return writer(p, move)
+
+
 def legal_move_texts(p: PositionLike,
                      notation: str = "chinese") -> Dict[str, str]:
     """Every legal move of ``p`` (ICCS) mapped to its text, in one pass.
@@ -72,13 +89,13 @@ def legal_move_texts(p: PositionLike,
     calling :func:`to_chinese` or :func:`to_wxf` once per move, e.g. for a
     move list in a user interface.
     """
-    if notation not in ("chinese", "wxf", "san"):
+    if notation not in (CHINESE, WXF, SAN):
         raise ValueError(
             f"notation must be 'chinese', 'wxf' or 'san', not {notation!r}")
-    if notation == "san":
+    if notation == SAN:
         legal = p.legal_moves()
         return {move: san_text(p, move, legal) for move in legal}
-    write = chinese_text if notation == "chinese" else wxf_text
+    write = chinese_text if notation == CHINESE else wxf_text
     view = BoardView(p)
     texts: Dict[str, str] = {}
     for move in p.legal_moves():
@@ -122,3 +139,6 @@ def to_wxf_list(p: PositionLike, moves: Iterable[str]) -> List[str]:
     ``p`` itself is left unchanged.
     """
     return _render_list(p, moves, to_wxf)
+
+
+_WRITERS: Dict[str, Callable[[PositionLike, str], str]] = {CHINESE: to_chinese, WXF: to_wxf, SAN: to_san}

@@ -11,16 +11,14 @@ from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
-from ..notation import to_chinese, to_san, to_wxf
+from ..notation import CHINESE, ICCS, NOTATIONS, SAN, WXF, to_notation
 from ..position import Position
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameFileError, PgnError, Variation, push_checked, start_position
 from .xboard import xboard_headers
 
-#: Accepted values of ``notation`` in :func:`write_game` -> value of the ``Format`` tag (None: no Format
-#: tag; a SAN game says what it is with XBoard's Variant tag).
-NOTATIONS = {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese", "san": None}
-_WRITERS = {"iccs": lambda position, move: move.lower().replace("-", ""), "wxf": to_wxf,
-            "chinese": to_chinese, "san": to_san}
+#: The value of the ``Format`` tag of a game written in each notation of engine.notation's NOTATIONS
+#: (None: no Format tag; a SAN game says what it is with XBoard's Variant tag).
+FORMAT_TAGS = {ICCS: "ICCS", WXF: "WXF", CHINESE: "Chinese", SAN: None}
 
 _GAME_TAG_VALUE = "Chinese Chess"
 _LINE_WIDTH = 80
@@ -74,7 +72,7 @@ def _ordered_headers(game: Game, notation: str) -> List[Tuple[str, str]]:
     headers = dict(game.headers)
     headers.setdefault("Game", _GAME_TAG_VALUE)
     headers["Result"] = game.result
-    headers["Format"] = str(NOTATIONS[notation])
+    headers["Format"] = str(FORMAT_TAGS[notation])
     order = list(SEVEN_TAG_ROSTER) + ["FEN", "Format"]
     out = [(name, headers[name]) for name in order if name in headers]
     out += [(name, value) for name, value in headers.items() if name not in order]
@@ -102,7 +100,7 @@ def write_game(game: Game, notation: str = "iccs") -> str:
     """
     key = notation.lower()
     if key not in NOTATIONS:
-        raise ValueError(f"unknown notation {notation!r}: use 'iccs', 'wxf', 'chinese' or 'san'")
+        raise ValueError(f"unknown notation {notation!r}: use {', '.join(repr(name) for name in NOTATIONS)}")
     if game.result not in RESULTS:
         raise PgnError(f"unknown result {game.result!r}: use one of {', '.join(RESULTS)}",
                        event=game.headers.get("Event"))
@@ -128,7 +126,7 @@ def _movetext(units: List[str], position: Position, moves: List[str], comments: 
     for index, move in enumerate(moves):
         number, red = position.fullmove_number, position.turn == "red"
         try:
-            text = _WRITERS[key](position, move)
+            text = to_notation(position, move, key)
         except IllegalMoveError as exc:
             raise PgnError(str(exc), event=event, move_number=number, side=str(position.turn),
                            token=move) from None

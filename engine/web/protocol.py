@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Union
 
+from ..notation import NOTATIONS
 from ..server.strength import FULL_STRENGTH
 from .game import MAX_LISTED_GAMES, MAX_UPLOAD_BYTES
 
@@ -123,7 +124,6 @@ class RequestType:
     required: frozenset = frozenset()
 
 
-NOTATIONS = ("iccs", "chinese", "wxf", "san")
 SETTINGS = {
     "mode": Choice(("play", "analyse", "free")),
     "engine_color": Choice(("red", "black")),

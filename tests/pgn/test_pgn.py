@@ -17,6 +17,7 @@ import pytest
 from engine import START_FEN, Position
 from engine.pgn import (NOTATIONS, SEVEN_TAG_ROSTER, Game, PgnError, Variation, iter_games, read_games,
                         write_game, write_games)
+from engine.pgn.writer import FORMAT_TAGS
 from support import DATA
 
 PGN_DIR = DATA / "pgn"
@@ -352,7 +353,7 @@ def test_round_trip_in_every_notation(notation: str) -> None:
         if notation == "san":  # XBoard's tags: White for Red, Variant, no Game or Format (test_pgn_xboard.py)
             assert back.headers["White"] == game.headers.get("Red", back.headers["White"])
         else:
-            assert back.headers == {**game.headers, "Format": NOTATIONS[notation]}
+            assert back.headers == {**game.headers, "Format": FORMAT_TAGS[notation]}
         assert back.end_position() == game.end_position()
 
 
