@@ -118,13 +118,15 @@ class EngineDriver:
 
     # -- dialogue ----------------------------------------------------------------------------
     def send(self, line: Union[str, bytes]) -> float:
-        """Send one line (a newline is added); returns the time it was sent (time.monotonic())."""
+        """Send one line (a newline is added); returns the time it was sent (time.monotonic(), taken
+        before the write, so that an answer is never timed before its question)."""
         data = line if isinstance(line, bytes) else line.encode("utf-8")
         assert self.proc.stdin is not None
         self.transcript.append(f"> {data[:200]!r}" if isinstance(line, bytes) else f"> {line[:200]}")
+        sent = time.monotonic()
         self.proc.stdin.write(data + b"\n")
         self.proc.stdin.flush()
-        return time.monotonic()
+        return sent
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         """The next line and when it arrived. Raises TimeoutError, or EOFError once the output ended."""
