@@ -4,8 +4,8 @@ A request is one JSON object ``{"type": ..., field: value, ...}`` in a text fram
 each field a kind with its bounds (text of at most so many characters, a whole number in a range, one of a
 few words, a flag, a list of moves); a field the type does not have, a missing required field, a value of
 the wrong kind or out of its bounds refuses the whole request with a BadRequest that says which and why.
-The sizes are bounded before the text is read: a frame beyond MAX_MESSAGE_CHARS is refused unread, and the
-server (engine.web.cli) closes a connection whose frame is beyond MAX_FRAME_BYTES without reading it.
+The sizes are bounded before the JSON is parsed: a request beyond MAX_MESSAGE_CHARS is refused as it is, and
+the server (engine.web.cli) closes a connection whose frame is beyond MAX_FRAME_BYTES without reading it.
 """
 from __future__ import annotations
 
