@@ -373,7 +373,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "move_number": position.fullmove_number,
         "side": mover.value,
         "move": record.move,
-        "to_notation": to_notation(position, record.move, style.notation),
+        "move_text": to_notation(position, record.move, style.notation),
         "fen_before": record.fen_before,
         "score_before": both_povs(record.before_score, mover, "mover"),
         "score_after": both_povs(record.after, mover, "mover"),
