@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -14,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from support import DATA, FAKES, engine_env
+from support import DATA, FSF, engine_env, needs_fsf
+from support.driver import fake_command
 from engine import Position, wdl
 from engine.score import Score
 from engine.notation import parse_move
 
-FSF = "/usr/games/fairy-stockfish"
-needs_fsf = pytest.mark.skipif(not os.access(FSF, os.X_OK), reason=f"Fairy-Stockfish not installed at {FSF}")
 PGN = DATA / "pgn"
 
 MATE_IN_2 = "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1"          # Red: 车一进八 mates at once; #1
@@ -410,8 +408,8 @@ def test_fairy_stockfish_annotates_a_game(tmp_path):
 
 # -- bad input ------------------------------------------------------------------------------------------------
 
-FAKE = shlex.join([sys.executable, str(FAKES / "crasher.py")])
-ILLEGAL = shlex.join([sys.executable, str(FAKES / "illegal_mover.py"), "--at", "1"])
+FAKE = fake_command("crasher.py")
+ILLEGAL = fake_command("illegal_mover.py", "--at", "1")
 
 
 @pytest.mark.slow
