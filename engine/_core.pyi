@@ -1,6 +1,6 @@
 """Type stub of the Cython kernel (ext/_core.pyx). Moves are ICCS strings with ranks 0..9.
 
-tests/test_core_stub.py checks that this stub and the compiled module name the same things.
+tests/kernel/test_core_stub.py checks that this stub and the compiled module name the same things.
 """
 from typing import Callable, Optional, Sequence, Union
 

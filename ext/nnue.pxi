@@ -273,7 +273,7 @@ cdef void* aligned_alloc_or_null(size_t size) noexcept nogil:
 # -- the accumulators --------------------------------------------------------------------------------
 # The loops are plain int16 arithmetic over H (a multiple of 16), in the C helpers above. Sums outside
 # int16 wrap (two's complement); addition modulo 2**16 does not depend on the order, so an updated
-# accumulator always equals a refreshed one, and the reference in tests/test_nnue.py wraps the same way.
+# accumulator always equals a refreshed one, and the reference in tests/kernel/test_nnue.py wraps the same way.
 
 cdef void refresh_accumulator(NnueNetwork* net, Pos* p, int persp, int16_t* acc) noexcept nogil:
     """acc = biases + the weights of every piece's feature from persp's view (from scratch)."""

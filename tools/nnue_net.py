@@ -1,6 +1,6 @@
 """The small NNUE as specified for the engine: features, the float and the integer evaluation, the
 quantisation and the JJNN file. This module is the reference the engine's network evaluation is checked
-against (the trainer uses it; tests/test_nnue_tools.py tests it).
+against (the trainer uses it; tests/tools/test_nnue_tools.py tests it).
 
 Features, for a perspective P (0 Red, 1 Black): every piece, of colour c and type t (FEN letter index in
 KABNRCP), on file f (0..8 from Red's left) and rank r (0..9 from Red's back rank) is the feature

@@ -55,7 +55,7 @@ DEFAULT_HASH_MB = 16
 #: The most search threads offered.
 MAX_THREADS = 256
 #: BookFile's default, the shipped book: engine.book.DEFAULT, not imported here because engine.book
-#: loads the rules and the kernel, which the handshake does not need (tests/test_options.py checks
+#: loads the rules and the kernel, which the handshake does not need (tests/server/test_options.py checks
 #: that the two agree).
 SHIPPED_BOOK = "ccpd.jjbk"
 

@@ -350,7 +350,7 @@ def test_round_trip_in_every_notation(notation: str) -> None:
         assert back.comments == game.comments
         assert back.result == game.result
         assert back.start_comment == game.start_comment
-        if notation == "san":  # XBoard's tags: White for Red, Variant, no Game or Format (test_pgn_xboard.py)
+        if notation == "san":  # XBoard's tags: White for Red, Variant, no Game or Format (test_xboard.py)
             assert back.headers["White"] == game.headers.get("Red", back.headers["White"])
         else:
             assert back.headers == {**game.headers, "Format": FORMAT_TAGS[notation]}

@@ -14,7 +14,7 @@ from engine.search_types import CurrentMove, PvLine, Wdl
 from engine.server import ucci, uci
 from support.driver import START_FEN, EngineDriver
 
-# The info line of today, without the chances (tests/test_protocol_uci.py's INFO_LINE).
+# The info line of today, without the chances (tests/server/test_uci.py's INFO_LINE).
 INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
     r"hashfull (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"

@@ -1,8 +1,8 @@
 """Games between jiangjun (CECP) and Fairy-Stockfish under the real XBoard, headless (Xvfb, -noGUI), and
-what XBoard's debug log and PGN say about them. Used by tests/test_xboard.py, and from the command line
-for longer runs:
+what XBoard's debug log and PGN say about them. Used by tests/server/test_under_xboard.py, and from the
+command line for longer runs (from tests/, where `support` is found):
 
-    python tests/xboard_run.py --games 20 --tc 0:30 --inc 0.3 --out /tmp/xb
+    cd tests && python -m support.xboard_run --games 20 --tc 0:30 --inc 0.3 --out /tmp/xb
 
 XBoard is run with its xiangqi rules made those of the Asian rules where it has a setting for them:
 `-ruleMoves 60` (its default, 51, would end games at 51 moves without capture) and `-repeatsToDraw 3`
@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
-from support import ROOT
+from support import engine_env
 
 XBOARD = shutil.which("xboard") or ("/usr/games/xboard" if os.path.exists("/usr/games/xboard") else None)
 XVFB_RUN = shutil.which("xvfb-run")
@@ -95,9 +95,7 @@ def run(workdir: Path, games: int = 2, tc: str = "0:30", inc: Optional[float] = 
     if mps is not None:
         command += ["-mps", str(mps)]
     command += list(extra)
-    env = dict(os.environ)
-    if any((ROOT / "engine").glob("_core*.so")):     # this checkout, built in place
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = engine_env()
     started = time.monotonic()
     proc = subprocess.run(command, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           timeout=timeout)

@@ -1,4 +1,4 @@
-"""engine.web.game: one tab's game, without a browser or a server (the page's part: test_web_browser.py)."""
+"""engine.web.game: one tab's game, without a browser or a server (the page's part: test_browser.py)."""
 from __future__ import annotations
 
 import pytest
