@@ -10,7 +10,7 @@ from typing import Optional
 import pytest
 
 from engine import Position
-from support.driver import MATED_FEN, EngineDriver
+from support.driver import MATED_FEN, EngineDriver, bestmove_of
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,6 @@ RULED = {
 }
 # Black's generals face each other on the e file: a position the engine refuses.
 GENERALS_FACING = "fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
-BESTMOVE = re.compile(r"^bestmove ([a-i]\d[a-i]\d)(?: ponder [a-i]\d[a-i]\d)?$")
 
 
 def position_of(spec: tuple[str, str]) -> Position:
@@ -50,7 +49,6 @@ def command(spec: tuple[str, str]) -> str:
 def eng(request):
     with EngineDriver() as driver:
         driver.handshake(request.param)
-        driver.dialect = request.param
         yield driver
         assert driver.proc.poll() is None, "the engine exited"
 
@@ -63,11 +61,9 @@ def answer(eng: EngineDriver, go: str = "go depth 4") -> list[str]:
 
 def played(lines: list[str]) -> Optional[str]:
     """The move of the answer's last line, None for `bestmove (none)` / `nobestmove`."""
-    match = BESTMOVE.match(lines[-1])
-    if match:
-        return match.group(1)
-    assert lines[-1] in ("bestmove (none)", "nobestmove"), lines[-1]
-    return None
+    if lines[-1] in ("bestmove (none)", "nobestmove"):
+        return None
+    return bestmove_of(lines)
 
 
 def no_move(eng: EngineDriver) -> str:

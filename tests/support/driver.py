@@ -79,6 +79,7 @@ class EngineDriver:
         self.stderr = b""
         self._eof = False
         self.last_when = 0.0             # when the last line read arrived (time.monotonic())
+        self.dialect: Optional[str] = None   # "uci" or "ucci" after handshake()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_thread = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_thread.start()
@@ -180,6 +181,7 @@ class EngineDriver:
         is turned off too (for the tests of the search), and its answer read."""
         self.send(dialect)
         lines = self.read_until(f"{dialect}ok", timeout=5)
+        self.dialect = dialect
         if not book:
             self.send("setoption name OwnBook value false" if dialect == "uci" else "setoption usebook false")
             self.ping()
