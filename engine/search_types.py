@@ -1,5 +1,6 @@
-"""The vocabulary of a search, one name per concept for the engine (engine.server) and the client of
-external engines (engine.client), and so for the match runner and the analysis tool built on them:
+"""The vocabulary of a search, one name per concept for the engine (engine.server) and the client that
+drives engines (engine.client), and so for the match runner, the analysis tool, the browser board and the
+tools built on them:
 
 * :class:`SearchLimits` -- what one `go` asks for;
 * :class:`PvLine` -- one principal variation as reported during a search (an `info ... pv` line);
