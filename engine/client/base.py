@@ -13,6 +13,7 @@ board and the tools) talks to it through the methods below and never needs to kn
     game_over(result, comment)               after each game (CECP's `result`; nothing in UCI/UCCI)
     interrupt()                              from another thread: answer now
     quit()                                   never raises
+    kill()                                   from any thread: ended at once, no grace
 
 The transport is the config's: a program (:class:`~.transport.ProcessTransport`) or an engine hosted in this
 process (:class:`~.inprocess.ThreadTransport`, for a config with an entry point).
@@ -181,6 +182,13 @@ class EngineProcess:
             self._send(self.interrupt_line)
         except Exception:
             pass
+
+    def kill(self) -> None:
+        """End the engine at once, without `quit`'s grace; from any thread. A program is killed (its process
+        group); an engine hosted in this process has its input closed (a thread cannot be killed: a loop that
+        does not end with its input runs on). Either way a `go` waiting for it on another thread raises
+        EngineCrashed at once. Never raises."""
+        self._transport.kill()
 
     def _collect_late(self, take: Callable[[Stamped], Optional[SearchResult]]) -> Optional[SearchResult]:
         """Ask the engine to answer now (after a timeout, or Ctrl-C) and read for up to `stop_grace` seconds

@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+import time
 import traceback
 from typing import IO, Callable, Optional
 
@@ -131,9 +132,11 @@ class ThreadTransport(Transport):
 
     def kill(self) -> None:
         """Close the engine's input: a thread cannot be killed, but an engine ends with its input. Does not
-        wait for it."""
+        wait for it. A read waiting for the engine's output (a `go` on another thread) ends at once, at an end
+        of file: a loop that does not end with its input (a bug) never closes its output."""
         self.close_input(0)
         self.eof = True
+        self._batches.put([(time.monotonic(), None)])
 
     def __del__(self) -> None:
         try:

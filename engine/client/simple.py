@@ -247,6 +247,11 @@ class SimpleEngine:
 
     close = quit
 
+    def kill(self) -> None:
+        """End the engine at once, without quit's grace, from any thread: a search waiting for it raises
+        EngineCrashed (engine.client.base.EngineProcess.kill). Never raises."""
+        self.process.kill()
+
     def __enter__(self) -> "SimpleEngine":
         return self
 

@@ -5,14 +5,15 @@ ended when the socket closes. At most `max_tabs` run at once; a tab beyond the c
 
 The page sends JSON requests ``{"type": ..., ...}``, each checked whole by engine.web.protocol before
 anything is done, and receives ``state`` (the whole game after every change), ``lines`` (analysis while an
-engine thinks), ``error`` (a message to show; the game is kept), ``warning`` (what a file opened did not read), ``file`` (a PGN or SVG to save) and
-``status`` (what the engine is doing). Every request the server cannot use gets one ``error``. The engine's
-command is the server's configuration only: no message names a program.
+engine thinks), ``error`` (a message to show; the game is kept), ``warning`` (what a file opened did not
+read), ``file`` (a PGN or SVG to save) and ``status`` (what the engine is doing). Every request the server
+cannot use gets one ``error``. The engine's command is the server's configuration only: no message names a
+program.
 
 The tabs share one event loop, so nothing a tab asks may hold it: requests are served one at a time per tab
 with the other tabs' turn between two; reading a file runs on a worker thread; each engine call runs on a
-thread of its own, so that any number of tabs may search at once; and a search that does not end when
-stopped is left behind with its engine, the tab going on with a new one (STOP_WAIT).
+thread of its own, so that any number of tabs may search at once; and an engine that does not answer
+within STOP_WAIT of being stopped is killed by its seat (engine.web.seat), the tab going on with a new one.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from starlette.websockets import WebSocket
 from ..server.strength import FULL_STRENGTH
 from .game import WebGame, WebInputError
 from .protocol import SETTINGS, BadRequest, decode
-from .seat import EngineFailure, EngineSeat, EngineSpec, line_json
+from .seat import STOP_WAIT, EngineFailure, EngineHung, EngineSeat, EngineSpec, line_json
 
 logger = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -45,8 +46,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 DEFAULT_MAX_TABS = 4
 #: Analysis lines are sent at most this often (seconds), and at each new depth.
 LINES_INTERVAL = 0.15
-#: Seconds a stopped search may take to answer before its engine counts as hung and is replaced.
-STOP_WAIT = 5.0
+#: Seconds a stopped search may take to end once the seat has killed its engine (STOP_WAIT after the stop),
+#: before the tab leaves it behind with its seat: only an engine still starting (its handshake) takes longer.
+KILLED_WAIT = 5.0
 #: Seconds a closing tab waits for its engine to end.
 CLOSE_WAIT = 10.0
 #: An error message is cut to this length (a message may quote what the page sent).
@@ -108,7 +110,7 @@ class Tab:
     def __init__(self, socket: WebSocket, config: ServerConfig, left_behind: Optional[set] = None) -> None:
         self.socket = socket
         self.config = config
-        self.left_behind = left_behind if left_behind is not None else set()   # hung engines being ended
+        self.left_behind = left_behind if left_behind is not None else set()   # seats being closed apart
         self.game = WebGame()
         self.seat = EngineSeat(config.engine)
         self.settings = Settings()
@@ -237,21 +239,24 @@ class Tab:
             self.task, self.task_kind = asyncio.create_task(self._analyse(self.generation)), "analyse"
 
     async def stop_search(self) -> None:
-        """Drop the search under way: ask its engine to stop and wait for it, at most STOP_WAIT seconds; an
-        engine that does not answer by then is hung: it is left to end on its own, and the tab goes on with
-        a new one. A review is not waited for: it runs its own engine and ends at its next position."""
+        """Drop the search under way: ask its engine to stop and wait for the search to end. The seat kills an
+        engine that has not answered within STOP_WAIT (engine.web.seat), and the search then ends at once with
+        EngineHung, which its task tells the page. A search that does not end even then (its engine was still
+        starting) is left behind with its seat, and the tab goes on with a new one. A review is not waited for:
+        it runs its own engine and ends at its next position."""
         self.generation += 1
         task, self.task = self.task, None
         if task is None or task.done() or self.task_kind == "review":
             return
         self.seat.interrupt()
-        done, _ = await asyncio.wait({task}, timeout=STOP_WAIT)
+        done, _ = await asyncio.wait({task}, timeout=STOP_WAIT + KILLED_WAIT)
         if not done:
-            logger.warning("jiangjun web: the engine did not stop within %g s: a new one replaces it", STOP_WAIT)
+            logger.warning("jiangjun web: a search did not end within %g s of its stop: a new seat replaces its own",
+                           STOP_WAIT + KILLED_WAIT)
             hung, self.seat = self.seat, EngineSeat(self.config.engine)
             _end_apart(hung, self.left_behind)
-            await self.error(f"the engine did not stop within {STOP_WAIT:g} s; a new one is started for the "
-                             "next search")
+            await self.error(f"the engine did not stop within {STOP_WAIT + KILLED_WAIT:g} s; a new one is started "
+                             "for the next search")
 
     # -- the engine's tasks -----------------------------------------------------------------------------
     def _lines_sender(self, generation: int, position):
@@ -272,13 +277,21 @@ class Tab:
                     asyncio.run_coroutine_threadsafe(self._send_lines(generation, lines), loop)
         return seen
 
+    def _superseded(self, generation: int) -> Callable[[], bool]:
+        """Whether the game has changed since `generation` (asked from the engine call's thread): a call that
+        begins after the change was stopped before it began (stop_search bumps the generation first)."""
+        return lambda: generation != self.generation
+
     async def _send_lines(self, generation: int, lines: list, final: bool = False) -> None:
         if generation == self.generation:
             await self.send({"type": "lines", "lines": lines, "final": final, "engine": self.seat.name})
 
     async def _engine_failed(self, generation: int, exc: EngineFailure) -> None:
-        if generation == self.generation:
+        """Tell the page of a failure of the current search, or of a hang of any: an engine killed for not
+        stopping was stopped because the game changed."""
+        if generation == self.generation or isinstance(exc, EngineHung):
             await self.error(str(exc))
+        if generation == self.generation:
             await self.send({"type": "status", "status": "failed"})
 
     async def _engine_move(self, generation: int) -> None:
@@ -286,7 +299,7 @@ class Tab:
         await self.send({"type": "status", "status": "thinking"})
         try:
             result = await in_thread(self.seat.play, position, self.settings.level, self.settings.movetime,
-                                     self._lines_sender(generation, position))
+                                     self._lines_sender(generation, position), self._superseded(generation))
         except EngineFailure as exc:
             await self._engine_failed(generation, exc)
             return
@@ -305,7 +318,7 @@ class Tab:
         await self.send({"type": "status", "status": "analysing"})
         try:
             lines = await in_thread(self.seat.analyse, position, self.settings.analysis_ms, self.settings.multipv,
-                                    self._lines_sender(generation, position))
+                                    self._lines_sender(generation, position), self._superseded(generation))
         except EngineFailure as exc:
             await self._engine_failed(generation, exc)
             return
@@ -352,8 +365,9 @@ class Tab:
 
 
 def _end_apart(seat: EngineSeat, left_behind: set) -> None:
-    """End a hung engine on a thread of its own (quitting it waits, then kills it), kept in `left_behind`
-    until it is done, so that the server waits for it when it shuts down."""
+    """Close a seat whose search did not end on a thread of its own (its engine, if one is still starting, is
+    ended when it has started), kept in `left_behind` until it is done, so that the server waits for it when
+    it shuts down."""
     def end() -> None:
         try:
             seat.close()
@@ -391,12 +405,13 @@ def _decoded(data: str) -> bytes:
 def create_app(config: Optional[ServerConfig] = None) -> Starlette:
     config = config or ServerConfig()
     open_tabs: set = set()
-    left_behind: set = set()                 # threads ending hung engines
+    left_behind: set = set()                 # threads closing the seats of searches that did not end
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        await asyncio.to_thread(_join, left_behind, CLOSE_WAIT)    # no engine process outlives the server
+        # Waited for, so that no engine program outlives the server (an engine hosted in it ends with it).
+        await asyncio.to_thread(_join, left_behind, CLOSE_WAIT)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
