@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional, Sequence
 
 import pytest
 
@@ -33,10 +33,12 @@ def chromium_installed() -> bool:
     return os.access(CHROMIUM, os.X_OK)
 
 
-def serve(workdir: Path, *options: str) -> Iterator[str]:
-    """Run `python -m engine web --port 0 --no-browser OPTIONS` in `workdir`; yields the page's address
-    (http://127.0.0.1:PORT/) and ends the server after. For a fixture: ``yield from serve(...)``."""
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--port", "0", "--no-browser", *options],
+def serve(workdir: Path, *options: str, command: Optional[Sequence[str]] = None) -> Iterator[str]:
+    """Run `python -m engine web --port 0 --no-browser OPTIONS` in `workdir` (`command`: another way to run
+    `jiangjun`, such as its console script); yields the page's address (http://127.0.0.1:PORT/) and ends the
+    server after. For a fixture: ``yield from serve(...)``."""
+    jiangjun = list(command) if command is not None else [sys.executable, "-m", "engine"]
+    proc = subprocess.Popen([*jiangjun, "web", "--port", "0", "--no-browser", *options],
                             cwd=workdir, env=engine_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     try:
