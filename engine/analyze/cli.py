@@ -7,7 +7,9 @@
                                                        # GBK or Big5), XQF, CBR, CBL, CBF or a DhtmlXQ page
 
 Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
-stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130).
+stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130). A damaged
+game of a file is analysed as far as it reads (engine.pgn's default), with one warning line on stderr; only
+a game of which nothing reads is an error.
 """
 from __future__ import annotations
 
@@ -156,6 +158,7 @@ class _Job:
     result: str = "*"
     game: bool = False
     record: Optional[PgnGame] = None   # the game as read from a file (its comments and variations)
+    unread: Optional[str] = None       # what of that game could not be read (it is analysed as far as it reads)
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -179,39 +182,9 @@ def _options(pairs: Sequence[str]) -> Dict[str, str]:
 
 
 def _read_job(args: argparse.Namespace) -> _Job:
-    job = _Job()
     if args.file is not None:
-        if args.fen is not None or args.moves or args.annotate:
-            raise AnalyzeError("give either a game FILE or --fen/--moves/--annotate, not both")
-        from ..pgn import PgnError, read_games
-
-        failures: List[PgnError] = []
-        try:   # a library with bad games still gives the others: --game N is the file's game N
-            games = read_games(Path(args.file), encoding=args.encoding, errors="skip", failures=failures)
-        except FileNotFoundError:
-            raise AnalyzeError(f"cannot read {args.file}: no such file") from None
-        except IsADirectoryError:
-            raise AnalyzeError(f"cannot read {args.file}: it is a directory") from None
-        except OSError as exc:
-            raise AnalyzeError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-        except PgnError as exc:
-            raise AnalyzeError(f"cannot read the game: {exc}") from None
-        failed = next((exc for exc in failures if exc.game_number in (None, args.game)), None)
-        if failed is not None:
-            raise AnalyzeError(f"cannot read the game: {failed}")
-        game = next((game for game in games if game.number == args.game), None)
-        if game is None:
-            count = max([g.number or 0 for g in games] + [e.game_number or 0 for e in failures])
-            if not count:
-                raise AnalyzeError(f"{args.file} holds no game")
-            raise AnalyzeError(f"--game {args.game}: {args.file} holds {count} game{'s' if count != 1 else ''}")
-        job.start_fen = Position(game.starting_fen()).fen()
-        job.moves = list(game.moves)
-        job.headers = dict(game.headers)
-        job.result = game.result
-        job.game = True
-        job.record = game
-        return job
+        return _read_game_file(args)
+    job = _Job()
     if args.game != 1:
         raise AnalyzeError("--game picks a game of a PGN FILE; no file was given")
     fen = START_FEN if args.fen is None else args.fen
@@ -224,6 +197,43 @@ def _read_job(args: argparse.Namespace) -> _Job:
     job.game = args.annotate
     if args.fen is not None:
         job.headers["FEN"] = job.start_fen
+    return job
+
+
+def _read_game_file(args: argparse.Namespace) -> _Job:
+    """Game N of the file, read as far as it reads (engine.pgn's default, as python-chess reads PGN); the other
+    games of the file do not matter, and only a game of which nothing reads is refused."""
+    if args.fen is not None or args.moves or args.annotate:
+        raise AnalyzeError("give either a game FILE or --fen/--moves/--annotate, not both")
+    from ..pgn import PgnError, read_games
+
+    try:   # failures= collects what does not read: this tool says it of its game, in one line of its own
+        games = read_games(Path(args.file), encoding=args.encoding, failures=[])
+    except FileNotFoundError:
+        raise AnalyzeError(f"cannot read {args.file}: no such file") from None
+    except IsADirectoryError:
+        raise AnalyzeError(f"cannot read {args.file}: it is a directory") from None
+    except OSError as exc:
+        raise AnalyzeError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except PgnError as exc:
+        raise AnalyzeError(f"cannot read the game: {exc}") from None
+    game = next((game for game in games if game.number == args.game), None)
+    if game is None:
+        count = len(games)
+        if not count:
+            raise AnalyzeError(f"{args.file} holds no game")
+        raise AnalyzeError(f"--game {args.game}: {args.file} holds {count} game{'s' if count != 1 else ''}")
+    if game.errors and not game.moves:       # neither its start nor its first move reads
+        raise AnalyzeError(f"cannot read the game: {game.errors[0]}")
+    job = _Job(start_fen=Position(game.starting_fen()).fen(), moves=list(game.moves), headers=dict(game.headers),
+               result=game.result, game=True, record=game)
+    if game.errors:
+        more = len(game.errors) - 1
+        first = " ".join(str(game.errors[0]).split())        # one line
+        plies = len(game.moves)
+        job.unread = (f"the game could not be read whole, so it is analysed as far as it reads ({plies} "
+                      f"{'ply' if plies == 1 else 'plies'}): {first}"
+                      + (f" (and {more} more error{'s' if more != 1 else ''})" if more else ""))
     return job
 
 
@@ -277,6 +287,9 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
     def warn(text: str) -> None:
         print(f"{PROG}: warning: {text}", file=err)
+
+    if job.unread is not None:
+        warn(job.unread)
 
     engine = open_engine(args.engine, proto=args.proto, options=options, threads=args.threads,
                          hash_mb=args.hash, warn=warn)

@@ -406,6 +406,27 @@ def test_fairy_stockfish_annotates_a_game(tmp_path):
     assert doc["records"][BLUNDER_PLY - 1]["class"] == "blunder"
 
 
+@pytest.mark.slow
+def test_a_damaged_game_is_analysed_as_far_as_it_reads(tmp_path):
+    # illegal.pgn's second game: its 6th ply does not read (3... 马8进7, the horse has gone).
+    damaged = analyze(str(PGN / "illegal.pgn"), "--game", "2", "--depth", "2", "--json", cwd=tmp_path, check=False)
+    assert damaged.returncode == 0, damaged.stderr
+    doc = json.loads(damaged.stdout)
+    assert doc["moves"] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and len(doc["records"]) == 5
+    warnings = damaged.stderr.splitlines()              # one line, said once
+    assert len(warnings) == 1, damaged.stderr
+    assert warnings[0].startswith("jiangjun analyze: warning: the game could not be read whole, so it is analysed "
+                                  "as far as it reads (5 plies): ")
+    assert "game 2" in warnings[0] and "move 3 (Black) '马8进7'" in warnings[0]
+    analyze(str(PGN / "illegal.pgn"), "--game", "1", "--depth", "2", cwd=tmp_path)   # whole: not a word on stderr
+    nothing = tmp_path / "nothing.pgn"                   # its first move does not read: nothing to analyse
+    nothing.write_text('[Game "Chinese Chess"]\n\n1. a0a5 h9g7 *\n', encoding="utf-8")
+    refused = analyze(str(nothing), "--depth", "2", cwd=tmp_path, check=False)
+    lines = refused.stderr.splitlines()
+    assert refused.returncode == 2 and len(lines) == 1, refused.stderr
+    assert lines[0].startswith("jiangjun analyze: cannot read the game: ") and "'a0a5'" in lines[0]
+
+
 # -- bad input ------------------------------------------------------------------------------------------------
 
 FAKE = fake_command("crasher.py")
@@ -419,7 +440,6 @@ ILLEGAL = fake_command("illegal_mover.py", "--at", "1")
     (["--moves", "h2e2 h9g7 h2h9"], "move 3 (2. Red) 'h2h9', read as ICCS"),
     (["--moves", "C2.5", "X9+1"], "read as WXF"),
     (["no_such_game.pgn"], "cannot read no_such_game.pgn"),
-    ([str(PGN / "illegal.pgn"), "--game", "2"], "cannot read the game"),
     ([str(PGN / "xqbase_iccs.pgn"), "--game", "3"], "holds 2 games"),
     ([str(PGN / "wxf.pgn"), "--ply", "31"], "the game has 30 plies"),
     (["--engine", "/no/such/engine"], "the engine failed to start"),
