@@ -24,7 +24,7 @@ from typing import Any, Callable, Literal, Optional
 
 from ..client import PROTOCOLS
 from ..cluster import parse_cluster
-from ..pgn import NOTATIONS
+from ..notation import NOTATIONS
 from .openings import FORMATS
 from .runner import TOURNAMENTS
 from .timecontrol import SCHEMES, TimeControl, TimeControlError
