@@ -25,6 +25,7 @@ include "correction.pxi"
 include "search.pxi"
 include "api.pxi"
 include "searcher.pxi"
+include "tb.pxi"            # endgame tablebases (engine.tablebase); not used by the search
 include "testing.pxi"      # the test API (`testing`), apart from the files the engine runs
 
 init_tables()

@@ -135,7 +135,8 @@ def _all_defaults(scope: StubScope) -> bool:
 
 
 #: Values for the constructor parameters the stub gives no default.
-REQUIRED_ARGUMENTS = {"Searcher": {"hash_mb": 1}}
+REQUIRED_ARGUMENTS = {"Searcher": {"hash_mb": 1},
+                      "TbTable": {"red": (1, 0, 0, 0, 1, 0, 0), "black": (1, 0, 0, 0, 0, 0, 0)}}
 # Constructors are called with the stub's defaults (and REQUIRED_ARGUMENTS); SearchReport has its own test.
 BUILT_FROM_DEFAULTS = sorted(name for name, scope in CLASSES.items()
                              if _all_defaults(scope) or name in REQUIRED_ARGUMENTS)

@@ -1,0 +1,21 @@
+"""Xiangqi endgame tablebases: exact values (win/draw/loss and distance to mate in plies) of endings,
+generated here by retrograde analysis in the kernel (ext/tb*.pxi). docs/tablebases.md says what the tables
+assume (perpetual check and chase are not modelled yet: every unresolved cycle is a draw), the file format,
+and the figures.
+
+    >>> from engine.tablebase import build_tables, open_tablebase
+    >>> build_tables(["KRKA"], "tables")
+    >>> tb = open_tablebase("tables")
+    >>> tb.probe_wdl(position), tb.probe_dtm(position), tb.best_moves(position)
+"""
+from .build import BuildReport, build_tables
+from .errors import DamagedTableError, MissingTableError, OutsideTableError, TablebaseError, UnknownEndingError
+from .material import Material, canonical_name
+from .probe import Tablebase, open_tablebase
+from .values import TableValue, Wdl
+
+__all__ = [
+    "BuildReport", "DamagedTableError", "Material", "MissingTableError", "OutsideTableError", "TableValue",
+    "Tablebase", "TablebaseError", "UnknownEndingError", "Wdl", "build_tables", "canonical_name",
+    "open_tablebase",
+]

@@ -1,0 +1,167 @@
+"""The tablebase file format, version 1 (docs/tablebases.md#the-file-format): one file per material,
+``NAME.jjtb``, both sides to move.
+
+    bytes 0-7      magic b"JJTB\\r\\n\\x1a\\n"
+    8-9            format version (u16, little-endian), 10-11 flags (0), 12-15 header length H (u32)
+    16..16+H       the header: UTF-8 JSON (rules assumed, metric, material, index scheme, counts, ...)
+    then           u32 CRC-32 of the header bytes
+    then           the block table: per side to move (Red, then Black), per block, u64 offset of the block
+                   in the file, u32 its compressed length, u32 the CRC-32 of its uncompressed bytes
+    then           the blocks: BLOCK_ENTRIES uint16 entries each (the last one shorter), little-endian,
+                   compressed with raw LZMA2 (preset 6)
+    last 32 bytes  SHA-256 of everything before them
+
+A reader checks the magic, the version, the header's CRC, the whole file's SHA-256 and the index's size
+before it uses a table, and each block's CRC when it reads it: a damaged, truncated or foreign file raises
+DamagedTableError and is never used. Files are written to a temporary name and renamed into place.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any, Optional
+
+from .errors import DamagedTableError
+
+MAGIC = b"JJTB\r\n\x1a\n"
+FORMAT_VERSION = 1
+#: The index scheme of ext/tb_index.pxi; a change of the index is a new scheme and new files.
+INDEX_SCHEME = 1
+#: The rules the tables assume (docs/tablebases.md#the-rules-assumed).
+RULES = {
+    "rule_set": "asian",
+    "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), not used by scheme 1",
+    "cycles": "draw: perpetual check and chase are not modelled",
+    "move_limit": "not modelled: DTM may exceed the 120-ply natural limit",
+    "stalemate": "loss for the side to move",
+}
+METRIC = "dtm-plies"
+SUFFIX = ".jjtb"
+BLOCK_ENTRIES = 32768
+_FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 6}]
+_PREFIX = struct.Struct("<8sHHI")
+_BLOCK = struct.Struct("<QII")
+_DIGEST = 32
+
+
+def _compress(data: bytes) -> bytes:
+    return lzma.compress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
+
+
+def _decompress(data: bytes) -> bytes:
+    return lzma.decompress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
+
+
+def write_table(path: Path, header: dict[str, Any], sides: tuple[bytes, bytes]) -> None:
+    """Write a table file atomically: a temporary file in the same folder, renamed when complete."""
+    header = dict(header, format_version=FORMAT_VERSION, index_scheme=INDEX_SCHEME, rules=RULES,
+                  metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6")
+    header_bytes = json.dumps(header, sort_keys=True).encode()
+    blocks = [[data[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)] for data in sides]
+    packed = [[_compress(block) for block in side] for side in blocks]
+    offset = _PREFIX.size + len(header_bytes) + 4 + _BLOCK.size * sum(len(side) for side in blocks)
+    table = bytearray()
+    for side_raw, side_packed in zip(blocks, packed):
+        for raw, comp in zip(side_raw, side_packed):
+            table += _BLOCK.pack(offset, len(comp), zlib.crc32(raw))
+            offset += len(comp)
+    body = (_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(header_bytes)) + header_bytes
+            + struct.pack("<I", zlib.crc32(header_bytes)) + bytes(table)
+            + b"".join(b"".join(side) for side in packed))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(body)
+            handle.write(hashlib.sha256(body).digest())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+class TableFile:
+    """A table file opened for reading: its header, and its entries by block (random access)."""
+
+    def __init__(self, path: Path, expected_entries: Optional[int] = None) -> None:
+        self.path = Path(path)
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise DamagedTableError(f"{self.path}: cannot read the table: {exc}") from None
+        self.header = self._check(data, expected_entries)
+        self._data = data
+        self._cache: dict[tuple[int, int], bytes] = {}
+
+    def _damaged(self, why: str) -> DamagedTableError:
+        return DamagedTableError(f"{self.path}: {why}; the table is not used (build it again)")
+
+    def _check(self, data: bytes, expected_entries: Optional[int]) -> dict[str, Any]:
+        """1. The prefix; 2. the header and its CRC; 3. the whole file's digest; 4. the block table."""
+        if len(data) < _PREFIX.size + 4 + _DIGEST:
+            raise self._damaged("truncated (too short to be a table)")
+        magic, version, _flags, length = _PREFIX.unpack_from(data)
+        if magic != MAGIC:
+            raise self._damaged("not a jiangjun tablebase file (wrong magic)")
+        if version != FORMAT_VERSION:
+            raise self._damaged(f"format version {version}, this jiangjun reads version {FORMAT_VERSION}")
+        end = _PREFIX.size + length
+        if end + 4 + _DIGEST > len(data):
+            raise self._damaged("truncated (the header runs past the end)")
+        header_bytes = data[_PREFIX.size:end]
+        if struct.unpack_from("<I", data, end)[0] != zlib.crc32(header_bytes):
+            raise self._damaged("the header's checksum does not match")
+        if hashlib.sha256(data[:-_DIGEST]).digest() != data[-_DIGEST:]:
+            raise self._damaged("the file's checksum does not match (truncated or corrupted)")
+        header = json.loads(header_bytes)
+        if header.get("index_scheme") != INDEX_SCHEME or header.get("metric") != METRIC:
+            raise self._damaged("another index scheme or metric")
+        if header.get("rules", {}).get("rule_set") != RULES["rule_set"]:
+            raise self._damaged(f"built for the {header.get('rules', {}).get('rule_set')} rules")
+        entries = header["entries"]
+        if expected_entries is not None and entries != expected_entries:
+            raise self._damaged(f"{entries} entries per side, the index has {expected_entries}")
+        self._blocks_per_side = -(-entries // BLOCK_ENTRIES)
+        self._table_at = end + 4
+        if self._table_at + 2 * self._blocks_per_side * _BLOCK.size > len(data) - _DIGEST:
+            raise self._damaged("truncated (the block table runs past the end)")
+        return header
+
+    @property
+    def entries(self) -> int:
+        return self.header["entries"]
+
+    def block(self, side: int, number: int) -> bytes:
+        """The uncompressed bytes of one block (BLOCK_ENTRIES little-endian uint16 entries)."""
+        key = (side, number)
+        if key not in self._cache:
+            at = self._table_at + (side * self._blocks_per_side + number) * _BLOCK.size
+            offset, length, crc = _BLOCK.unpack_from(self._data, at)
+            try:
+                raw = _decompress(self._data[offset:offset + length])
+            except lzma.LZMAError:
+                raw = b""
+            if zlib.crc32(raw) != crc:
+                raise self._damaged(f"block {number} of side {side} is corrupted")
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = raw
+        return self._cache[key]
+
+    def value(self, side: int, index: int) -> int:
+        raw = self.block(side, index // BLOCK_ENTRIES)
+        return struct.unpack_from("<H", raw, 2 * (index % BLOCK_ENTRIES))[0]
+
+    def side_bytes(self, side: int) -> bytes:
+        """All entries of one side to move (for loading a table as a sub-table)."""
+        return b"".join(self.block(side, n) for n in range(self._blocks_per_side))

@@ -1,0 +1,94 @@
+"""Probing tables: the value of a position and of each of its moves.
+
+    >>> from engine import Position
+    >>> from engine.tablebase import open_tablebase
+    >>> tb = open_tablebase("tables")
+    >>> tb.probe_wdl(Position("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"))
+    <Wdl.WIN: 1>
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Union
+
+from ..position import Position
+from .build import new_table
+from .errors import MissingTableError, OutsideTableError
+from .fileformat import SUFFIX, TableFile
+from .material import Material
+from .values import ILLEGAL_ENTRY, TableValue, Wdl
+
+PathLike = Union[str, os.PathLike]
+
+
+class Tablebase:
+    """The tables found in some folders (or files), opened when first needed."""
+
+    def __init__(self, paths: Iterable[PathLike]) -> None:
+        self._paths: dict[str, Path] = {}
+        for path in map(Path, paths):
+            if path.is_dir():
+                for file in sorted(path.glob(f"*{SUFFIX}")):
+                    self._paths.setdefault(file.name[:-len(SUFFIX)], file)
+            elif path.suffix == SUFFIX:
+                self._paths.setdefault(path.name[:-len(SUFFIX)], path)
+            else:
+                raise MissingTableError(f"{path}: neither a folder nor a {SUFFIX} file")
+        self._open: dict[str, tuple[object, TableFile]] = {}
+
+    @property
+    def endings(self) -> list[str]:
+        """The names of the tables found."""
+        return sorted(self._paths)
+
+    def _table(self, material: Material):
+        name = material.name
+        if name not in self._open:
+            if name not in self._paths:
+                raise MissingTableError(f"no {name} table in the tablebase folders")
+            index = new_table(material)
+            self._open[name] = (index, TableFile(self._paths[name], expected_entries=index.size))
+        return self._open[name]
+
+    def probe(self, position: Position) -> TableValue:
+        """The position's value for its side to move. Raises OutsideTableError, MissingTableError,
+        DamagedTableError."""
+        board = position.kernel_board
+        material, flipped = Material.of_pieces(board.pieces()).canonical()
+        if not material.has_attackers:
+            return TableValue(Wdl.LOSS, 0) if not board.legal_moves() else TableValue(Wdl.DRAW, None)
+        index, source = self._table(material)
+        found = index.index_of(board, flipped)
+        if found is None:
+            raise OutsideTableError(f"{position.fen()}: a piece stands where the {material.name} index has no point")
+        entry = source.value(found[1], found[0])
+        if entry == ILLEGAL_ENTRY:
+            raise OutsideTableError(f"{position.fen()}: illegal by the table (the side not to move in check)")
+        return TableValue.of_entry(entry)
+
+    def probe_wdl(self, position: Position) -> Wdl:
+        """Win, draw or loss for the side to move."""
+        return self.probe(position).wdl
+
+    def probe_dtm(self, position: Position):
+        """Signed plies to mate for the side to move (+n: mates in n, -n: mated in n, 0: no legal move),
+        None when drawn."""
+        return self.probe(position).dtm
+
+    def best_moves(self, position: Position) -> list[tuple[str, TableValue]]:
+        """Every legal move with its value for the mover, best first (quickest win, draws, slowest loss)."""
+        scored = []
+        for move in position.legal_moves():
+            after = position.copy()
+            after.push(move)
+            scored.append((move, self.probe(after).after_move()))
+        scored.sort(key=lambda item: item[1].rank())
+        return scored
+
+
+def open_tablebase(paths: Union[PathLike, Iterable[PathLike]]) -> Tablebase:
+    """The tables in a folder, a file, or a list of them."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return Tablebase(paths)

@@ -1,0 +1,194 @@
+# Endgame tablebases, part 3: the Python-visible table, TbTable, used by engine.tablebase. It holds one
+# material's index (tb_index.pxi) and, once allocated, its two value arrays (one per side to move,
+# uint16 entries as tb_gen.pxi describes), and generates, verifies and reads them.
+
+TB_VALUE_DRAW = TB_DRAW
+TB_VALUE_ILLEGAL = TB_ILLEGAL
+TB_VALUE_MAX_DTM = TB_MAX_DTM
+
+
+cdef class TbTable:
+    """The index and values of one material, in table orientation (Red is the side named first).
+
+    red, black: piece counts per kernel type (K, A, B, N, R, C, P), one general each."""
+    cdef TbLayout lay
+    cdef TbGen gen
+    cdef list _keep             # the sub-tables, alive while this table uses them
+
+    def __cinit__(self):
+        memset(&self.lay, 0, sizeof(TbLayout))
+        memset(&self.gen, 0, sizeof(TbGen))
+
+    def __init__(self, red, black):
+        tb_build_layout(&self.lay, (tuple(red), tuple(black)))
+        self.gen.lay = &self.lay
+        self.gen.pos = <Pos*>malloc(sizeof(Pos))
+        if self.gen.pos == NULL:
+            raise MemoryError()
+        self._keep = []
+
+    def __dealloc__(self):
+        free(self.gen.values[0])
+        free(self.gen.values[1])
+        free(self.gen.pos)
+        tb_free_layout(&self.lay)
+
+    @property
+    def size(self):
+        """Entries per side to move."""
+        return self.lay.size
+
+    @property
+    def allocated(self):
+        return self.gen.values[0] != NULL
+
+    def index_of(self, Board board, bint flip=False):
+        """(index, side to move in table orientation) of a board, read colour-flipped when flip is set;
+        None when its material is not this table's or a piece stands off its points."""
+        cdef int side
+        cdef int64_t index = tb_encode(&self.lay, board.pos, flip, &side)
+        return None if index < 0 else (index, side)
+
+    def position_of(self, int64_t index):
+        """(side, type, file, rank) of each piece of an entry; None when its pieces overlap."""
+        self._check_index(index)
+        if not tb_decode(&self.lay, index, self.gen.pos):
+            return None
+        cdef int piece, sq
+        out = []
+        for piece in range(16, 48):
+            sq = self.gen.pos.square[piece]
+            if sq:
+                out.append((piece_side(piece), PIECE_TYPE[piece], file_of(sq), rank_of(sq)))
+        return out
+
+    def mirrored_twice(self, int64_t index):
+        """Whether the entry stands for itself and its left-right mirror (group 0 not symmetric)."""
+        self._check_index(index)
+        return not tb_group0_symmetric(&self.lay, index)
+
+    def count_legal(self):
+        """(positions with Red to move, with Black to move) that the index holds and the rules allow: no
+        overlap, the side not to move not in check. An entry counts twice when it stands for its mirror."""
+        cdef int64_t index
+        cdef int64_t counts[2]
+        cdef int s, weight
+        counts[0] = counts[1] = 0
+        with nogil:
+            for index in range(self.lay.size):
+                if not tb_decode(&self.lay, index, self.gen.pos):
+                    continue
+                weight = 1 if tb_group0_symmetric(&self.lay, index) else 2
+                for s in range(2):
+                    if not king_attacked(self.gen.pos, s ^ 1):
+                        counts[s] += weight
+        return counts[0], counts[1]
+
+    def set_subtable(self, int side, int ptype, TbTable table, bint flip):
+        """The table a capture of a piece of (side, type) leads to, read colour-flipped when flip is set;
+        None: such a capture leaves no attacker on the board (a draw)."""
+        cdef TbSub* S = &self.gen.sub[side][ptype]
+        if table is None:
+            S.kind = TB_SUB_DRAW
+            return
+        if not table.allocated:
+            raise ValueError("the sub-table has no values")
+        S.kind = TB_SUB_TABLE
+        S.flip = flip
+        S.lay = &table.lay
+        S.values[0] = table.gen.values[0]
+        S.values[1] = table.gen.values[1]
+        self._keep.append(table)
+
+    def allocate(self):
+        """Allocate the two value arrays (2 bytes per entry each), all unknown."""
+        cdef int s
+        cdef int64_t index
+        for s in range(2):
+            if self.gen.values[s] == NULL:
+                self.gen.values[s] = <uint16_t*>malloc(self.lay.size * sizeof(uint16_t))
+                if self.gen.values[s] == NULL:
+                    raise MemoryError()
+            for index in range(self.lay.size):
+                self.gen.values[s][index] = TB_UNKNOWN
+
+    def generate(self):
+        """Retrograde analysis (tb_gen.pxi); returns the number of passes. RuntimeError when a capture
+        led to material without a table (set_subtable)."""
+        cdef int passes
+        self.allocate()
+        self.gen.errors = 0
+        with nogil:
+            passes = tb_generate(&self.gen)
+        if self.gen.errors:
+            raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
+        return passes
+
+    def verify(self):
+        """(mismatches, (index, side) of the last one or None): every entry against one ply of minimax
+        over its successors (sub-tables for the captures)."""
+        cdef int64_t bad, bad_index = -1
+        cdef int bad_side = -1
+        self._check_values()
+        self.gen.errors = 0
+        with nogil:
+            bad = tb_verify(&self.gen, &bad_index, &bad_side)
+        bad += self.gen.errors
+        return bad, (None if bad_index < 0 else (bad_index, bad_side))
+
+    def value(self, int64_t index, int side):
+        """The entry's value: DTM in plies (odd: the side to move wins), TB_VALUE_DRAW or TB_VALUE_ILLEGAL."""
+        self._check_values()
+        self._check_index(index)
+        return self.gen.values[side & 1][index]
+
+    def values_bytes(self, int side):
+        """The value array of one side to move, little-endian uint16."""
+        self._check_values()
+        return (<char*>self.gen.values[side & 1])[:self.lay.size * 2]
+
+    def load_values(self, int side, const unsigned char[:] data):
+        """Set one side's value array from values_bytes' form."""
+        if data.shape[0] != self.lay.size * 2:
+            raise ValueError(f"expected {self.lay.size * 2} bytes of values, got {data.shape[0]}")
+        if self.gen.values[side & 1] == NULL:
+            self.allocate()
+        memcpy(self.gen.values[side & 1], &data[0], self.lay.size * 2)
+
+    def statistics(self):
+        """Per side to move: {"win", "draw", "loss", "illegal", "longest", "longest_index"}."""
+        self._check_values()
+        out = []
+        cdef int s, v
+        cdef int64_t index, longest_index
+        cdef int64_t counts[4]
+        cdef int longest
+        for s in range(2):
+            counts[0] = counts[1] = counts[2] = counts[3] = 0
+            longest = -1
+            longest_index = -1
+            with nogil:
+                for index in range(self.lay.size):
+                    v = self.gen.values[s][index]
+                    if v == TB_ILLEGAL:
+                        counts[3] += 1
+                    elif v == TB_DRAW or v == TB_UNKNOWN:
+                        counts[1] += 1
+                    elif v % 2 == 1:
+                        counts[0] += 1
+                        if v > longest:
+                            longest = v
+                            longest_index = index
+                    else:
+                        counts[2] += 1
+            out.append({"win": counts[0], "draw": counts[1], "loss": counts[2], "illegal": counts[3],
+                        "longest": longest, "longest_index": longest_index})
+        return out
+
+    def _check_values(self):
+        if self.gen.values[0] == NULL or self.gen.values[1] == NULL:
+            raise ValueError("the table has no values: generate() or load_values() first")
+
+    def _check_index(self, int64_t index):
+        if not 0 <= index < self.lay.size:
+            raise IndexError(f"index {index} outside 0..{self.lay.size - 1}")
