@@ -1,0 +1,133 @@
+"""The generator (ext/tb_gen.pxi) against an independent solver: every legal position of a small ending,
+enumerated by hand-written point lists and solved by forward minimax level by level over the kernel's
+Board (no index, no un-moves), has the table's WDL and DTM. And the verifier finds planted errors."""
+import itertools
+
+import pytest
+
+from engine import _core
+from engine.tablebase.build import load_table, table_path
+from engine.tablebase.material import Material
+from engine.tablebase.values import DRAW_ENTRY
+
+PALACE = {0: [(f, r) for f in (3, 4, 5) for r in (0, 1, 2)], 1: [(f, r) for f in (3, 4, 5) for r in (7, 8, 9)]}
+ADVISOR = {0: [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)], 1: [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)]}
+ELEPHANT = {0: [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)]}
+ELEPHANT[1] = [(f, 9 - r) for f, r in ELEPHANT[0]]
+EVERYWHERE = [(f, r) for f in range(9) for r in range(10)]
+SOLDIER = {0: [(f, r) for f, r in EVERYWHERE if r >= 5 or (r >= 3 and f % 2 == 0)]}
+SOLDIER[1] = [(f, 9 - r) for f, r in SOLDIER[0]]
+
+
+def points(side, ptype):
+    return {0: PALACE, 1: ADVISOR, 2: ELEPHANT, 6: SOLDIER}.get(ptype, {0: EVERYWHERE, 1: EVERYWHERE})[side]
+
+
+def legal_positions(material):
+    kinds = [(side, ptype, n) for side, s in enumerate((material.red, material.black))
+             for ptype, n in enumerate(s.counts) if n]
+    board = _core.Board()
+    for combos in itertools.product(*[itertools.combinations(points(s, t), n) for s, t, n in kinds]):
+        squares = [sq for combo in combos for sq in combo]
+        if len(set(squares)) < len(squares):
+            continue
+        pieces = frozenset((s, t, f, r) for (s, t, _n), combo in zip(kinds, combos) for f, r in combo)
+        for side in (0, 1):
+            board.set_up(list(pieces), side, 0)
+            if not board.general_attacked(1 - side):
+                yield pieces, side
+
+
+def solve(material, value_elsewhere):
+    """{(pieces, side): DTM in plies, None for a draw}, solved forwards by distance levels."""
+    board = _core.Board()
+    successors = {}
+    for key in legal_positions(material):
+        board.set_up(list(key[0]), key[1], 0)
+        found = []
+        for move in board.legal_moves():
+            after = board.copy()
+            after.push(move)
+            pieces = frozenset(after.pieces())
+            found.append(((pieces, 1 - key[1]), len(pieces) < len(key[0])))
+        successors[key] = found
+    fixed = {after: value_elsewhere(*after) for moves in successors.values() for after, capture in moves if capture}
+    value = {}
+    distance, last_change = 0, 0
+    while distance <= last_change + 2 + max([v for v in fixed.values() if v is not None] + [0]):
+        for key, moves in successors.items():
+            if key in value:
+                continue
+            known = [fixed[after] if capture else value.get(after) for after, capture in moves]
+            wins = any(v is not None and v % 2 == 0 and v + 1 == distance for v in known)
+            losing = [v + 1 for v in known if v is not None and v % 2 == 1]
+            if wins or (len(losing) == len(moves) and max(losing, default=0) == distance):
+                value[key] = distance
+                last_change = distance
+        distance += 1
+    return {key: value.get(key) for key in successors}
+
+
+def probe_in_memory(tables, pieces, side):
+    """A position's entry from in-memory tables (None: no attacker left, draw or no legal move)."""
+    material, flipped = Material.of_pieces(pieces).canonical()
+    board = _core.Board()
+    board.set_up(list(pieces), side, 0)
+    if not material.has_attackers:
+        return None if board.legal_moves() else 0
+    index, table_side = tables[material].index_of(board, flipped)
+    entry = tables[material].value(index, table_side)
+    return None if entry == DRAW_ENTRY else entry
+
+
+def loaded(table_dir, *names):
+    return {Material.parse(n): load_table(table_path(table_dir, Material.parse(n)), Material.parse(n)) for n in names}
+
+
+@pytest.mark.parametrize("name", ["KRK", "KNK", "KCK", "KPK"])
+def test_every_position_agrees_with_forward_minimax(table_dir, name):
+    tables = loaded(table_dir, name)
+    solved = solve(Material.parse(name), lambda pieces, side: probe_in_memory(tables, pieces, side))
+    for (pieces, side), dtm in solved.items():
+        assert probe_in_memory(tables, pieces, side) == dtm, (sorted(pieces), side)
+
+
+@pytest.mark.slow
+def test_krka_agrees_with_forward_minimax(table_dir):
+    tables = loaded(table_dir, "KRK", "KRKA")
+    solved = solve(Material.parse("KRKA"), lambda pieces, side: probe_in_memory(tables, pieces, side))
+    for (pieces, side), dtm in solved.items():
+        assert probe_in_memory(tables, pieces, side) == dtm, (sorted(pieces), side)
+
+
+@pytest.mark.parametrize("name", ["KRK", "KNK", "KCK", "KPK", "KRKA"])
+def test_every_entry_follows_from_its_successors(table_dir, name):
+    material = Material.parse(name)
+    table = load_table(table_path(table_dir, material), material)
+    for side, ptype, after in material.captures():
+        canon, flipped = after.canonical()
+        table.set_subtable(side, ptype, loaded(table_dir, canon.name)[canon] if canon.has_attackers else None,
+                           flipped)
+    assert table.verify() == (0, None)
+
+
+def test_the_verifier_finds_a_planted_error(table_dir):
+    material = Material.parse("KRK")
+    table = load_table(table_path(table_dir, material), material)
+    table.set_subtable(0, 4, None, False)
+    data = bytearray(table.values_bytes(0))
+    index = next(i for i in range(table.size) if table.value(i, 0) == 3)
+    data[2 * index:2 * index + 2] = (5).to_bytes(2, "little")     # a win in 3 claimed to take 5 plies
+    table.load_values(0, bytes(data))
+    bad, _where = table.verify()
+    assert bad >= 1      # the entry itself, and its predecessors whose distance it no longer explains
+
+
+def test_known_results(table_dir):
+    """The chariot and the horse mate a bare general from every position; a lone cannon never can; a
+    soldier wins most positions but not all (docs/tablebases.md)."""
+    stats = {name: loaded(table_dir, name)[Material.parse(name)].statistics() for name in ("KRK", "KNK", "KCK", "KPK")}
+    assert stats["KRK"][0]["draw"] == 0 and stats["KRK"][0]["loss"] == 0
+    assert stats["KNK"][0]["draw"] == 0 and stats["KNK"][0]["loss"] == 0
+    assert stats["KCK"][0]["win"] == 0 and stats["KCK"][1]["loss"] == 0
+    assert 0 < stats["KPK"][0]["draw"] < stats["KPK"][0]["win"]
