@@ -370,8 +370,11 @@ class Analysis:
         self.report.engine = name
         self.expect("uciok")
         args = self.args
-        for option, value in (("Hash", args.hash), ("MultiPV", args.multipv), ("Threads", args.threads),
-                              ("UCI_ShowWDL", str(args.wdl).lower())):
+        options = [("Hash", args.hash), ("MultiPV", args.multipv), ("Threads", args.threads),
+                   ("UCI_ShowWDL", str(args.wdl).lower())]
+        if args.debug_log:
+            options.append(("Debug Log File", args.debug_log.resolve()))
+        for option, value in options:
             self.engine.send(f"setoption name {option} value {value}")
         self.engine.send("isready")
         self.expect("readyok")
@@ -496,7 +499,7 @@ def print_report(report: Report) -> None:
 # --- The command ----------------------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> Report:
     """The whole run; the figures so far when it is interrupted (Ctrl-C) or the engine fails."""
-    report = Report(settings={key: value for key, value in vars(args).items() if key != "out"},
+    report = Report(settings={key: value for key, value in vars(args).items() if key not in ("out", "debug_log")},
                     load_before=tuple(round(x, 2) for x in os.getloadavg()))
     engine = EngineProcess()
     analysis = Analysis(engine, args, report)
@@ -546,6 +549,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="Threads (2)")
     parser.add_argument("--no-wdl", dest="wdl", action="store_false", help="UCI_ShowWDL false")
     parser.add_argument("--out", type=Path, help="write the figures as JSON to this file")
+    parser.add_argument("--debug-log", type=Path,
+                        help="the engine's Debug Log File: its own times of each line read and written")
     args = parser.parse_args()
     report = run(args)
     print_report(report)
