@@ -160,7 +160,6 @@ def inline_literals(text: str) -> list[tuple[int, str]]:
 
 
 def test_search_files_name_their_numbers():
-    from pathlib import Path
     ext = ROOT / "ext"
     counts = {name: inline_literals((ext / name).read_text()) for name in SEARCH_FILES}
     assert sum(len(found) for found in counts.values()) <= MAX_INLINE_LITERALS, counts

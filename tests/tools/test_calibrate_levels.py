@@ -3,8 +3,6 @@ and its table and MEASURED_ELO source are well formed."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +10,6 @@ np = pytest.importorskip("numpy")
 
 
 import calibrate_levels  # noqa: E402
-from support import ROOT  # noqa: E402
 
 
 def simulate(ratings: dict[str, float], pairs, games: int, seed: int = 5):

@@ -2,8 +2,6 @@
 between engine processes with perturbed search parameters."""
 import random
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
