@@ -30,6 +30,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .book.cli import main as book_main
 
         return book_main(args[1:])
+    if args[0] == "tb":  # endgame tablebases: build tables, show a position's values
+        from .tablebase.cli import main as tb_main
+
+        return tb_main(args[1:])
     if args[0] == "web":  # play and analyse in the browser (the [web] extra)
         from .web.cli import main as web_main
 
@@ -69,6 +73,8 @@ def _tool(args: list[str]) -> int:
                    help="analyse a position or annotate a game (jiangjun analyze -h lists the options)")
     sub.add_parser("book", add_help=False,
                    help="build an opening book from PGN games, or show a position's book moves (jiangjun book -h)")
+    sub.add_parser("tb", add_help=False,
+                   help="build endgame tablebases, or show a position's table values (jiangjun tb -h)")
     sub.add_parser("web", add_help=False,
                    help="play and analyse in the browser (jiangjun web -h; needs the [web] extra)")
     options = parser.parse_args(args)

@@ -1,0 +1,45 @@
+"""`jiangjun tb build` and `jiangjun tb show`, run in process."""
+import io
+
+from engine.cli import main as jiangjun
+from engine.tablebase.cli import main
+
+KRK = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+
+
+def run(*args):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_build_writes_the_tables_and_their_dependencies(tmp_path):
+    code, out, err = run("build", "KRKA", "-o", str(tmp_path), "--verify")
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRK.jjtb", "KRKA.jjtb"]
+    assert "KRKA" in out and "written" in err
+    code, out, _ = run("build", "3k5/4r4/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "-o", str(tmp_path))  # a FEN: KRKA
+    assert code == 0 and out.count("reused") == 2
+
+
+def test_show_prints_the_value_and_every_move(table_dir):
+    code, out, _ = run("show", KRK, "--tables", str(table_dir))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].startswith("value     win, mate in")
+    assert len(lines) == 2 + 17 and "车五" in out     # the position, its value, then one line per legal move
+
+
+def test_errors_are_reported_not_raised(table_dir):
+    code, _, err = run("show", "2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "--tables", str(table_dir))
+    assert code == 2 and "no KRKAABB table" in err
+    code, _, err = run("build", "KRXK")
+    assert code == 2 and "unknown ending" in err
+
+
+def test_the_jiangjun_command_knows_tb(capsys):
+    try:
+        jiangjun(["tb", "--help"])
+    except SystemExit as exit_:
+        assert exit_.code == 0
+    assert "build" in capsys.readouterr().out
