@@ -2,7 +2,9 @@
 results, then keep what enough games played and did not score badly.
 
 1. Games: every game of the files with a result, once (the same start and moves filed twice count
-   once); its opening name from engine.book.names.
+   once); its opening name from engine.book.names. A damaged game counts as far as it reads, as
+   engine.pgn reads it by default (python-chess's way); one of which nothing reads is left out. The
+   build says once, in a warning of this module's logger, how many games did not read whole.
 2. Counting, up to `max_ply` plies into each game: each position by its canonical key (transpositions
    meet, a position and its mirror image are one; engine.book.keys), each move in the canonical
    orientation, with the games that played it and how they ended for the side that moved.
@@ -15,6 +17,7 @@ results, then keep what enough games played and did not score badly.
 """
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections import Counter, defaultdict
@@ -30,6 +33,7 @@ from .keys import canonical_key, encode_move, mirror_move
 from .names import Namer, family_of_path
 from .sources import game_files
 
+logger = logging.getLogger(__name__)
 RESULTS_FOR_RED = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 DEFAULT_MIN_GAMES = 8
 DEFAULT_MAX_PLY = 30
@@ -62,6 +66,9 @@ class BuildReport:
     files: int = 0
     games: int = 0
     skipped: Counter = field(default_factory=Counter)
+    read_in_part: int = 0          # distinct games counted as far as they read (the others that did not read
+                                   # whole are among the skipped: no result, duplicates, nothing read)
+    unread: list[str] = field(default_factory=list)    # "file: error", the first of each game not read whole
     positions: int = 0
     moves: int = 0
     names: int = 0
@@ -70,9 +77,19 @@ class BuildReport:
 
     def summary(self) -> str:
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(self.skipped.items())) or "none"
-        return (f"{self.files} files, {self.games} distinct games (skipped: {skipped}); "
+        partly = f", {self.read_in_part} of them as far as they read" if self.read_in_part else ""
+        return (f"{self.files} files, {self.games} distinct games{partly} (skipped: {skipped}); "
                 f"{self.positions} positions, {self.moves} moves, {self.names} named positions; "
                 f"{self.size} bytes; {self.seconds:.1f} s")
+
+    def note_unread(self, name: str, failures: Iterable[PgnError]) -> None:
+        self.unread.extend(f"{name}: {error.in_file()}" for error in failures)
+
+    def warning(self) -> str:
+        """The one line that says how many games did not read whole, and the first's error."""
+        more = f" (and {len(self.unread) - 1} more)" if len(self.unread) > 1 else ""
+        return (f"{len(self.unread)} games could not be read whole ({self.read_in_part} distinct ones counted as "
+                f"far as they read, those of which nothing reads left out); the first: {self.unread[0]}{more}")
 
 
 Progress = Callable[[str], None]
@@ -124,15 +141,14 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
             last = time.monotonic()
             progress(f"{report.files} files read, {len(games)} distinct games")
         family = family_of_path(name)
-        if detect_format(data) != "pgn":   # XQF, CBR, CBL, CBF, DhtmlXQ: read whole, a bad game skipped
-            failures: list[PgnError] = []
+        failures: list[PgnError] = []     # each game as far as it reads; the build says it once, at the end
+        if detect_format(data) != "pgn":   # XQF, CBR, CBL, CBF, DhtmlXQ: read whole
             try:
-                parsed = read_games(data, errors="skip", failures=failures)
+                parsed = read_games(data, failures=failures)
             except PgnError:
                 report.skipped["files that do not read"] += 1
                 continue
-            if failures:
-                report.skipped["games that do not read"] += len(failures)
+            report.note_unread(name, failures)
             _add_games(parsed, games, report, family)
             continue
         try:
@@ -153,20 +169,27 @@ def collect_games(sources: Iterable[str], report: BuildReport, progress: Optiona
                 continue
             text = _opening_part(single[0], single[1], max_ply)
         try:
-            parsed = read_games(text)
+            parsed = read_games(text, failures=failures)
         except PgnError:
             report.skipped["files that do not read"] += 1
             continue
+        report.note_unread(name, failures)
         _add_games(parsed, games, report, family, whole, texts, max_ply)
     report.games = len(games)
+    if report.unread:
+        logger.warning(report.warning())
     return list(games.values())
 
 
 def _add_games(parsed: Iterable, games: dict, report: BuildReport, family: Optional[str],
                whole: Optional[str] = None, texts: Optional[dict] = None, max_ply: Optional[int] = None) -> None:
     """Count the games of one file in ``games`` (by start and moves), skipping those without a result and
-    the duplicates. ``whole`` is the text of a single game cut after ``max_ply`` moves, if it was."""
+    the duplicates and those of which nothing reads. ``whole`` is the text of a single game cut after
+    ``max_ply`` moves, if it was."""
     for game in parsed:
+        if game.errors and not game.moves:     # neither its start nor its first move reads
+            report.skipped["games that do not read"] += 1
+            continue
         result = RESULTS_FOR_RED.get(game.result)
         if result is None:
             report.skipped["games without a result"] += 1
@@ -184,6 +207,7 @@ def _add_games(parsed: Iterable, games: dict, report: BuildReport, family: Optio
         headers = game.headers
         games[identity] = GameLine(game.starting_fen(), tuple(game.moves), result, headers.get("ECCO") or None,
                                    family, headers.get("Opening") or None)
+        report.read_in_part += bool(game.errors)
 
 
 class Counts:

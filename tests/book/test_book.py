@@ -2,6 +2,7 @@
 ElephantEye's BOOK.DAT and BHGUI's .obk, and the shipped book."""
 from __future__ import annotations
 
+import logging
 import random
 import sqlite3
 from collections import Counter
@@ -15,8 +16,9 @@ from engine.book.choose import choose, playable
 from engine.book.format import Record, write_book
 from engine.book import eleeye, obk
 from engine.book.keys import canonical_key, decode_move, encode_move, mirror_key, mirror_move
-from engine.pgn import likeliest_text
+from engine.pgn import Game, likeliest_text
 from support.books import ELEEYE_ARCHIVE, make_keys, make_obk
+from support.samplewriters import xqf_with_move
 
 
 
@@ -120,6 +122,31 @@ def test_build_limits_depth_and_games(tmp_path):
     assert shallow.moves(Position()) and not shallow.moves(after)
     _, popular = built(tmp_path, min_games=3, max_ply=4, min_score=0.35)
     assert not popular.moves(Position()) and [m.move for m in popular.moves(after)] == ["h9g7"]
+
+
+def test_build_counts_a_damaged_game_as_far_as_it_reads_and_says_so_once(tmp_path, caplog):
+    # PGN: the first game's 2. h2h9 is illegal (the cannon has left h2); nothing of the second reads.
+    (tmp_path / "damaged.pgn").write_text(pgn("1. h2e2 h9g7 2. h2h9 i9h9", "1/2-1/2") + pgn("1. a0a5", "0-1"),
+                                          encoding="utf-8")
+    # XQF: the third move of 1. c3c4 g6g5 2. b0c2 replaced by an illegal one.
+    game = Game(headers={"Result": "0-1"}, moves=["c3c4", "g6g5", "b0c2"], result="0-1")
+    (tmp_path / "damaged.xqf").write_bytes(xqf_with_move(game, 2, "a0a5"))
+    with caplog.at_level(logging.WARNING):
+        report = build_book([str(tmp_path)], str(tmp_path / "book.jjbk"), BuildSettings(min_games=1, max_ply=4))
+    assert report.games == 2 and report.read_in_part == 2 and report.skipped["games that do not read"] == 1
+    assert "2 of them as far as they read" in report.summary() and len(report.unread) == 3
+    warnings = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and warnings[0].name == "engine.book.build", caplog.text   # none per file
+    assert warnings[0].getMessage().startswith("3 games could not be read whole")
+    book = open_book(str(tmp_path / "book.jjbk"))
+    after = Position()
+    after.push("h2e2")
+    assert [m.move for m in book.moves(after)] == ["h9g7"]          # the moves before the damage count
+    after.push("h9g7")
+    assert book.moves(after) == []                                  # and nothing after it
+    opened = Position()
+    opened.push("c3c4")
+    assert [m.move for m in book.moves(opened)] == ["g6g5"]
 
 
 def test_big5_and_gbk_files_are_told_apart():
