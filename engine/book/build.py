@@ -87,9 +87,10 @@ class BuildReport:
 
     def warning(self) -> str:
         """The one line that says how many games did not read whole, and the first's error."""
-        more = f" (and {len(self.unread) - 1} more)" if len(self.unread) > 1 else ""
-        return (f"{len(self.unread)} games could not be read whole ({self.read_in_part} distinct ones counted as "
-                f"far as they read, those of which nothing reads left out); the first: {self.unread[0]}{more}")
+        count = len(self.unread)
+        more = f" (and {count - 1} more)" if count > 1 else ""
+        return (f"{count} game{'s' if count != 1 else ''} could not be read whole (each counted as far as it "
+                f"reads; {self.read_in_part} of the distinct games counted); the first: {self.unread[0]}{more}")
 
 
 Progress = Callable[[str], None]
