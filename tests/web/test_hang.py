@@ -5,8 +5,8 @@ it ignores `stop` and `quit` and must be killed), run by `jiangjun web --engine`
 * It hangs while the engine is to move: the search's deadline (the time asked and the client's grace)
   passes, the page is told, and the next search starts a new engine, which plays.
 * It hangs while analysing and the person moves on: the stopped search does not answer within STOP_WAIT
-  (engine.web.app); the page is told, the tab's state comes, and the new position's analysis runs on a new
-  engine. The hung process is killed: its tab is not held by it.
+  (engine.web.seat), so the seat kills the process and the search ends at once; the page is told, the tab's
+  state comes, and the new position's analysis runs on a new engine.
 
 Only that the answers come is asserted, within a hang guard, never how fast."""
 from __future__ import annotations
