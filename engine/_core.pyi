@@ -145,8 +145,10 @@ class Searcher:
     def probe(self, board: Board) -> Optional[tuple[Optional[str], str, int, int]]: ...
 
 # Endgame tablebases (ext/tb*.pxi; the library is engine.tablebase). Entry values: DTM in plies for the
-# side to move (odd: it wins, even: it loses, 0: no legal move), or one of these.
+# side to move (odd: it wins, even: it loses, 0: no legal move), or one of these (TB_VALUE_DRAW_RULES
+# | 1 | 2: a draw Red (1) or Black (2) might have to hold by checking or chasing).
 TB_VALUE_DRAW: int
+TB_VALUE_DRAW_RULES: int
 TB_VALUE_ILLEGAL: int
 TB_VALUE_MAX_DTM: int
 

@@ -2,4 +2,5 @@
 # table (engine.tablebase builds on it; docs/tablebases.md). Nothing here is used by the search.
 include "tb_index.pxi"
 include "tb_gen.pxi"
+include "tb_rules.pxi"
 include "tb_api.pxi"

@@ -3,6 +3,7 @@
 # uint16 entries as tb_gen.pxi describes), and generates, verifies and reads them.
 
 TB_VALUE_DRAW = TB_DRAW
+TB_VALUE_DRAW_RULES = TB_DRAW_RULES
 TB_VALUE_ILLEGAL = TB_ILLEGAL
 TB_VALUE_MAX_DTM = TB_MAX_DTM
 
@@ -113,20 +114,31 @@ cdef class TbTable:
                 self.gen.values[s][index] = TB_UNKNOWN
 
     def generate(self):
-        """Retrograde analysis (tb_gen.pxi); returns the number of passes. RuntimeError when a capture
-        led to material without a table (set_subtable)."""
-        cdef int passes
+        """Retrograde analysis (tb_gen.pxi), then the draws the rules might change flagged
+        (tb_rules.pxi); returns the number of passes. RuntimeError when a capture led to material
+        without a table (set_subtable)."""
+        cdef int passes, s
         self.allocate()
         self.gen.errors = 0
-        with nogil:
-            passes = tb_generate(&self.gen)
+        for s in range(2):
+            self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
+        try:
+            if self.gen.safe[0] == NULL or self.gen.safe[1] == NULL:
+                raise MemoryError()
+            with nogil:
+                passes = tb_generate(&self.gen)
+                tb_flag_rule_draws(&self.gen)
+        finally:
+            for s in range(2):
+                free(self.gen.safe[s])
+                self.gen.safe[s] = NULL
         if self.gen.errors:
             raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
         return passes
 
     def verify(self):
         """(mismatches, (index, side) of the last one or None): every entry against one ply of minimax
-        over its successors (sub-tables for the captures)."""
+        over its successors (sub-tables for the captures). A flagged draw counts as a draw."""
         cdef int64_t bad, bad_index = -1
         cdef int bad_side = -1
         self._check_values()
@@ -137,7 +149,8 @@ cdef class TbTable:
         return bad, (None if bad_index < 0 else (bad_index, bad_side))
 
     def value(self, int64_t index, int side):
-        """The entry's value: DTM in plies (odd: the side to move wins), TB_VALUE_DRAW or TB_VALUE_ILLEGAL."""
+        """The entry's value: DTM in plies (odd: the side to move wins), TB_VALUE_DRAW, TB_VALUE_DRAW_RULES
+        | 1 (Red) | 2 (Black: the sides that might be forced to check or chase), or TB_VALUE_ILLEGAL."""
         self._check_values()
         self._check_index(index)
         return self.gen.values[side & 1][index]
@@ -156,15 +169,16 @@ cdef class TbTable:
         memcpy(self.gen.values[side & 1], &data[0], self.lay.size * 2)
 
     def statistics(self):
-        """Per side to move: {"win", "draw", "loss", "illegal", "longest", "longest_index"}."""
+        """Per side to move: {"win", "draw", "draw_rules" (the flagged draws, counted in "draw" too), "loss",
+        "illegal", "longest", "longest_index"}."""
         self._check_values()
         out = []
         cdef int s, v
         cdef int64_t index, longest_index
-        cdef int64_t counts[4]
+        cdef int64_t counts[5]
         cdef int longest
         for s in range(2):
-            counts[0] = counts[1] = counts[2] = counts[3] = 0
+            counts[0] = counts[1] = counts[2] = counts[3] = counts[4] = 0
             longest = -1
             longest_index = -1
             with nogil:
@@ -172,8 +186,10 @@ cdef class TbTable:
                     v = self.gen.values[s][index]
                     if v == TB_ILLEGAL:
                         counts[3] += 1
-                    elif v == TB_DRAW or v == TB_UNKNOWN:
+                    elif v == TB_DRAW or v == TB_UNKNOWN or draw_safety(v) >= 0:
                         counts[1] += 1
+                        if v != TB_DRAW and v != TB_UNKNOWN:
+                            counts[4] += 1
                     elif v % 2 == 1:
                         counts[0] += 1
                         if v > longest:
@@ -181,7 +197,8 @@ cdef class TbTable:
                             longest_index = index
                     else:
                         counts[2] += 1
-            out.append({"win": counts[0], "draw": counts[1], "loss": counts[2], "illegal": counts[3],
+            out.append({"win": counts[0], "draw": counts[1], "draw_rules": counts[4], "loss": counts[2],
+                        "illegal": counts[3],
                         "longest": longest, "longest_index": longest_index})
         return out
 

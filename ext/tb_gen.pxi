@@ -40,6 +40,7 @@ cdef struct TbGen:
     Pos* pos
     int max_written             # the largest distance written so far
     int64_t errors              # successors the generator could not value (a missing sub-table)
+    uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
 
 
 cdef inline bint is_dtm(int v) noexcept nogil:
@@ -208,14 +209,26 @@ cdef bint kernel_generates(Pos* p, int piece, int move) noexcept nogil:
     return False
 
 
-cdef void unmove_from(TbGen* G, int s, int d) noexcept nogil:
-    """Step 2 for the position on the board (side s to move, decided at d - 1)."""
+cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
+    """Step 2 for one predecessor (on the board, side u to move) of an entry decided at d - 1."""
+    cdef int v = G.values[u][j]
+    if (d - 1) % 2 == 0:
+        if v == TB_UNKNOWN or (is_dtm(v) and v % 2 == 1 and v > d):
+            tb_set(G, u, j, d)
+    elif v == TB_UNKNOWN:
+        v = minimax_value(G, G.pos, True, d - 1)
+        if v != TB_UNKNOWN:
+            tb_set(G, u, j, v)
+
+
+cdef void unmove_from(TbGen* G, int s, int d, bint safety) noexcept nogil:
+    """Visit every predecessor by a quiet un-move of the position on the board (side s to move):
+    step 2 of the retrograde analysis (decided at d - 1), or the rule flags' update (safety_visit)."""
     cdef Pos* p = G.pos
     cdef int origins[32]
     cdef int u = s ^ 1
     cdef int tag = side_tag(u)
-    cdef bint lost = (d - 1) % 2 == 0
-    cdef int piece, cur, q, n, k, v, side
+    cdef int piece, cur, q, n, k, side
     cdef int64_t j
     for piece in range(tag, tag + 16):
         cur = p.square[piece]
@@ -231,14 +244,10 @@ cdef void unmove_from(TbGen* G, int s, int d) noexcept nogil:
             if kernel_generates(p, piece, make_move_code(q, cur)) and not king_attacked(p, s):
                 j = tb_encode(G.lay, p, False, &side)
                 if j >= 0:
-                    v = G.values[u][j]
-                    if lost:
-                        if v == TB_UNKNOWN or (is_dtm(v) and v % 2 == 1 and v > d):
-                            tb_set(G, u, j, d)
-                    elif v == TB_UNKNOWN:
-                        v = minimax_value(G, p, True, d - 1)
-                        if v != TB_UNKNOWN:
-                            tb_set(G, u, j, v)
+                    if safety:
+                        safety_visit(G, u, j)
+                    else:
+                        retro_visit(G, u, d, j)
             p.board[q] = 0
             p.board[cur] = piece
             p.square[piece] = cur
@@ -258,6 +267,17 @@ cdef void mirror_board(Pos* p) noexcept nogil:
             p.board[p.square[piece]] = piece
 
 
+cdef void unmove_entry(TbGen* G, int64_t index, int s, int d, bint safety) noexcept nogil:
+    """unmove_from for a decoded entry, side s to move; an entry that stands for its mirror too is
+    un-moved from both, since the mirror's predecessors with a symmetric group 0 are entries of their own."""
+    G.pos.side = s
+    unmove_from(G, s, d, safety)
+    if not tb_group0_symmetric(G.lay, index):
+        mirror_board(G.pos)
+        unmove_from(G, s, d, safety)
+        mirror_board(G.pos)
+
+
 cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
     """Step 2 over the whole table for distance d; returns the entries of the frontier."""
     cdef int64_t index, frontier = 0
@@ -270,14 +290,7 @@ cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
                 if not decoded:
                     tb_decode(G.lay, index, G.pos)
                     decoded = True
-                G.pos.side = s
-                unmove_from(G, s, d)
-                if not tb_group0_symmetric(G.lay, index):
-                    # The entry stands for its mirror too, whose predecessors with a symmetric group 0
-                    # are entries of their own.
-                    mirror_board(G.pos)
-                    unmove_from(G, s, d)
-                    mirror_board(G.pos)
+                unmove_entry(G, index, s, d, False)
                 frontier += 1
     return frontier
 
@@ -320,7 +333,7 @@ cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nog
                 expected = minimax_value(G, p, False, 0)
                 if expected == TB_UNKNOWN:
                     expected = TB_DRAW
-            if G.values[s][index] != expected:
+            if G.values[s][index] != expected and not (expected == TB_DRAW and draw_safety(G.values[s][index]) >= 0):
                 bad += 1
                 bad_index[0] = index
                 bad_side[0] = s

@@ -28,6 +28,7 @@ cdef enum:
 # Entry values: DTM in plies for the side to move (odd: it wins, even: it loses, 0: no legal move), or:
 cdef enum:
     TB_MAX_DTM = 0x7FFF
+    TB_DRAW_RULES = 0xFFF8       # | 1: Red, | 2: Black may be forced to check or chase (tb_rules.pxi)
     TB_DRAW = 0xFFFD
     TB_UNKNOWN = 0xFFFE          # while generating only
     TB_ILLEGAL = 0xFFFF          # broken (overlapping pieces) or the side not to move in check

@@ -65,7 +65,7 @@ class Tablebase:
         entry = source.value(found[1], found[0])
         if entry == ILLEGAL_ENTRY:
             raise OutsideTableError(f"{position.fen()}: illegal by the table (the side not to move in check)")
-        return TableValue.of_entry(entry)
+        return TableValue.of_entry(entry, flipped)
 
     def probe_wdl(self, position: Position) -> Wdl:
         """Win, draw or loss for the side to move."""
@@ -77,13 +77,22 @@ class Tablebase:
         return self.probe(position).dtm
 
     def best_moves(self, position: Position) -> list[tuple[str, TableValue]]:
-        """Every legal move with its value for the mover, best first (quickest win, draws, slowest loss)."""
+        """Every legal move with its value for the mover, best first: the quickest win, then the draws (those
+        the opponent might be forced to hold by checking or chasing first, those the mover might last),
+        then the slowest loss."""
+        mover = position.kernel_board.side
         scored = []
         for move in position.legal_moves():
             after = position.copy()
             after.push(move)
             scored.append((move, self.probe(after).after_move()))
-        scored.sort(key=lambda item: item[1].rank())
+
+        def order(item: tuple[str, TableValue]) -> tuple[int, int, int]:
+            value = item[1]
+            risk = 2 if mover in value.at_risk else (0 if value.at_risk else 1)
+            return value.rank() + (risk,)
+
+        scored.sort(key=order)
         return scored
 
 

@@ -6,7 +6,8 @@ from engine.tablebase import build_tables
 
 @pytest.fixture(scope="session")
 def table_dir(tmp_path_factory):
-    """KRK, KNK, KCK, KPK and KRKA (with KRK as its sub-table), each checked by the verifier while built."""
+    """KRK, KNK, KCK, KPK, KRKA, KNKA and KPKA (with their sub-tables), each checked by the verifier
+    while built."""
     directory = tmp_path_factory.mktemp("tables")
-    build_tables(["KRK", "KNK", "KCK", "KPK", "KRKA"], directory, verify=True)
+    build_tables(["KRK", "KNK", "KCK", "KPK", "KRKA", "KNKA", "KPKA"], directory, verify=True)
     return directory

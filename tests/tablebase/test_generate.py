@@ -8,7 +8,7 @@ import pytest
 from engine import _core
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
-from engine.tablebase.values import DRAW_ENTRY
+from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
 
 PALACE = {0: [(f, r) for f in (3, 4, 5) for r in (0, 1, 2)], 1: [(f, r) for f in (3, 4, 5) for r in (7, 8, 9)]}
 ADVISOR = {0: [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)], 1: [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)]}
@@ -77,7 +77,7 @@ def probe_in_memory(tables, pieces, side):
         return None if board.legal_moves() else 0
     index, table_side = tables[material].index_of(board, flipped)
     entry = tables[material].value(index, table_side)
-    return None if entry == DRAW_ENTRY else entry
+    return None if TableValue.of_entry(entry).wdl is Wdl.DRAW else entry
 
 
 def loaded(table_dir, *names):
@@ -131,3 +131,44 @@ def test_known_results(table_dir):
     assert stats["KNK"][0]["draw"] == 0 and stats["KNK"][0]["loss"] == 0
     assert stats["KCK"][0]["win"] == 0 and stats["KCK"][1]["loss"] == 0
     assert 0 < stats["KPK"][0]["draw"] < stats["KPK"][0]["win"]
+
+
+def safe_sides(tables, pieces, side):
+    """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
+    material, flipped = Material.of_pieces(pieces).canonical()
+    board = _core.Board()
+    board.set_up(list(pieces), side, 0)
+    if not material.has_attackers:
+        return {0, 1} if board.legal_moves() else None
+    index, table_side = tables[material].index_of(board, flipped)
+    value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
+    return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
+
+
+@pytest.mark.parametrize("name, subtables", [("KPKA", ["KPK"]), ("KNKA", ["KNK"])])
+def test_the_safe_sides_of_each_draw_hold(table_dir, name, subtables):
+    """Where a draw's entry calls a side safe, that side has a capture or a move that neither checks nor
+    chases (the kernel's chase test) into a draw where it is safe again when it is to move, and every move
+    of the opponent into a draw keeps it safe otherwise: so it never has to check or chase to hold it."""
+    tables = loaded(table_dir, name, *subtables)
+    board = _core.Board()
+    at_risk = 0
+    for pieces, side in legal_positions(Material.parse(name)):
+        safe = safe_sides(tables, pieces, side)
+        if safe is None:
+            continue
+        at_risk += safe != {0, 1}
+        board.set_up(list(pieces), side, 0)
+        quiet_exit = False
+        for move in board.legal_moves():
+            capture = board.piece_at(ord(move[2]) - 97, int(move[3])) is not None
+            chased = _core.testing.chased_by(board, move)
+            after = board.copy()
+            after.push(move)
+            then = safe_sides(tables, frozenset(after.pieces()), 1 - side)
+            if then is None:
+                continue
+            quiet_exit |= side in then and (capture or (not chased and not after.in_check()))
+            assert 1 - side not in safe or 1 - side in then, (sorted(pieces), side, move)
+        assert side not in safe or quiet_exit, (sorted(pieces), side)
+    assert at_risk > 0          # the test sees both kinds of draw
