@@ -138,7 +138,8 @@ cdef class TbTable:
 
     def verify(self):
         """(mismatches, (index, side) of the last one or None): every entry against one ply of minimax
-        over its successors (sub-tables for the captures). A flagged draw counts as a draw."""
+        over its successors (sub-tables for the captures); for a draw, the sides its mark calls safe must
+        be safe by its successors' marks."""
         cdef int64_t bad, bad_index = -1
         cdef int bad_side = -1
         self._check_values()

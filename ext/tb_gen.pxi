@@ -313,7 +313,8 @@ cdef int tb_generate(TbGen* G) noexcept nogil:
 
 
 cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nogil:
-    """Check every entry against one ply of minimax over its successors; returns the mismatches."""
+    """Check every entry against one ply of minimax over its successors, and each draw's marks against
+    its successors' (tb_rules.pxi); returns the mismatches. G.safe must be NULL."""
     cdef Pos* p = G.pos
     cdef int64_t index, bad = 0
     cdef int s, expected
@@ -333,7 +334,13 @@ cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nog
                 expected = minimax_value(G, p, False, 0)
                 if expected == TB_UNKNOWN:
                     expected = TB_DRAW
-            if G.values[s][index] != expected and not (expected == TB_DRAW and draw_safety(G.values[s][index]) >= 0):
+            if expected == TB_DRAW and draw_safety(G.values[s][index]) >= 0:
+                # A draw: each side its mark calls safe must be safe by its successors' marks.
+                if draw_safety(G.values[s][index]) & ~safety_of(G, p):
+                    bad += 1
+                    bad_index[0] = index
+                    bad_side[0] = s
+            elif G.values[s][index] != expected:
                 bad += 1
                 bad_index[0] = index
                 bad_side[0] = s

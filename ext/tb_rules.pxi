@@ -43,7 +43,11 @@ cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
             safe = ((safe & 1) << 1) | (safe >> 1)        # the sub-table's colours are the board's swapped
         return safe
     index = tb_encode(G.lay, p, False, &side)
-    if index < 0 or G.values[side][index] != TB_DRAW:
+    if index < 0:
+        return -1
+    if G.safe[0] == NULL:
+        return draw_safety(G.values[side][index])       # the marks as stored (the verifier)
+    if G.values[side][index] != TB_DRAW:
         return -1
     return G.safe[side][index] & SAFE_BOTH
 

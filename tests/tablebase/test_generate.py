@@ -6,6 +6,7 @@ import itertools
 import pytest
 
 from engine import _core
+from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
@@ -172,3 +173,16 @@ def test_the_safe_sides_of_each_draw_hold(table_dir, name, subtables):
             assert 1 - side not in safe or 1 - side in then, (sorted(pieces), side, move)
         assert side not in safe or quiet_exit, (sorted(pieces), side)
     assert at_risk > 0          # the test sees both kinds of draw
+
+
+def test_the_verifier_finds_a_draw_wrongly_called_safe(table_dir):
+    material = Material.parse("KNKA")
+    table = load_table(table_path(table_dir, material), material)
+    table.set_subtable(1, 1, loaded(table_dir, "KNK")[Material.parse("KNK")], False)   # Red takes the advisor
+    table.set_subtable(0, 3, None, False)                                                 # Black takes the horse
+    assert table.verify() == (0, None)
+    index = next(i for i in range(table.size) if table.value(i, 0) & ~3 == TB_VALUE_DRAW_RULES)
+    data = bytearray(table.values_bytes(0))
+    data[2 * index:2 * index + 2] = DRAW_ENTRY.to_bytes(2, "little")
+    table.load_values(0, bytes(data))
+    assert table.verify() == (1, (index, 0))
