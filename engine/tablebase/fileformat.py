@@ -36,8 +36,8 @@ INDEX_SCHEME = 1
 #: The rules the tables assume (docs/tablebases.md#the-rules-assumed).
 RULES = {
     "rule_set": "asian",
-    "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), not used by scheme 1",
-    "cycles": "draw: perpetual check and chase are not modelled",
+    "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), used by the draw marks",
+    "cycles": "draw; a draw the perpetual check/chase rulings might change is marked 0xFFF8 | sides at risk",
     "move_limit": "not modelled: DTM may exceed the 120-ply natural limit",
     "stalemate": "loss for the side to move",
 }
