@@ -82,5 +82,9 @@ class TableValue:
             sides = " and ".join(("red", "black")[side] for side in self.at_risk)
             return f"draw, unless the perpetual check/chase rules decide it ({sides} may be forced to chase or check)"
         if self.wdl is Wdl.WIN:
-            return f"win, mate in {self.plies} plies"
-        return "loss, no legal move" if self.plies == 0 else f"loss, mated in {self.plies} plies"
+            return f"win, mate in {self.plies} {_plies(self.plies)}"
+        return "loss, no legal move" if self.plies == 0 else f"loss, mated in {self.plies} {_plies(self.plies)}"
+
+
+def _plies(n: int) -> str:
+    return "ply" if n == 1 else "plies"

@@ -1,0 +1,59 @@
+"""Two-attacker endings, small ones: KPKP (symmetric material, one table) and KNKP, whose captures lead to
+a colour-flipped sub-table (KKP is KPK with the colours swapped). Built and verified, then probed on
+random positions and their colour flips."""
+import random
+
+import pytest
+
+from engine import Position
+from engine.errors import InvalidFenError
+from engine.fen import format_board
+from engine.tablebase import build_tables, open_tablebase
+from engine.tablebase.material import flip_pieces
+
+
+@pytest.fixture(scope="module")
+def two_attacker_dir(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("two-attackers")
+    reports = build_tables(["KPKP", "KNKP"], directory, verify=True)
+    assert [r.name for r in reports] == ["KPK", "KPKP", "KNK", "KNKP"]
+    return directory
+
+
+def random_positions(tb_dir, name, count, rng):
+    from engine.tablebase.build import load_table, table_path
+    from engine.tablebase.material import Material
+
+    material = Material.parse(name)
+    table = load_table(table_path(tb_dir, material), material)
+    found = 0
+    while found < count:
+        index, side = rng.randrange(table.size), rng.randrange(2)
+        pieces = table.position_of(index)
+        if pieces is None:
+            continue
+        try:
+            yield pieces, Position(f"{format_board(pieces)} {'wb'[side]} - - 0 1")
+        except InvalidFenError:       # the side not to move in check
+            continue
+        found += 1
+
+
+@pytest.mark.parametrize("name", ["KPKP", "KNKP"])
+def test_the_colour_flip_has_the_same_value_with_the_sides_at_risk_swapped(two_attacker_dir, name):
+    tb = open_tablebase(two_attacker_dir)
+    rng = random.Random(name)
+    for pieces, position in random_positions(two_attacker_dir, name, 300, rng):
+        value = tb.probe(position)
+        flipped_pieces = flip_pieces(pieces)
+        side = "bw"[position.kernel_board.side]
+        flipped = tb.probe(Position(f"{format_board(flipped_pieces)} {side} - - 0 1"))
+        assert (flipped.wdl, flipped.plies) == (value.wdl, value.plies), position.fen()
+        assert flipped.at_risk == tuple(sorted(1 - s for s in value.at_risk)), position.fen()
+
+
+def test_both_sides_can_win(two_attacker_dir):
+    from engine.tablebase.fileformat import TableFile
+
+    red, black = TableFile(two_attacker_dir / "KNKP.jjtb").header["statistics"]
+    assert red["win"] and red["loss"] and black["win"] and black["loss"]
