@@ -60,7 +60,7 @@ def load_table(path: Path, material: Material) -> "_core.TbTable":
 
 
 class Builder:
-    """Builds tables into one folder; tables built or read stay in memory as sub-tables of the next."""
+    """Builds tables into one folder; a table built or read stays in memory while a later one needs it."""
 
     def __init__(self, directory: Path, verify: bool = False,
                  progress: Optional[Callable[[str], None]] = None) -> None:
@@ -70,11 +70,19 @@ class Builder:
         self.tables: dict[Material, "_core.TbTable"] = {}
 
     def build(self, endings: Iterable[str]) -> list[BuildReport]:
-        reports = []
+        """Build (or read) every table of the endings in dependency order. A table stays in memory only
+        while a table still to build captures into it."""
+        order: list[Material] = []
         for ending in endings:
             for material in dependencies(Material.parse(ending)):
-                if material not in self.tables:
-                    reports.append(self._obtain(material))
+                if material not in order:
+                    order.append(material)
+        reports = []
+        for position, material in enumerate(order):
+            reports.append(self._obtain(material))
+            still_needed = {after.canonical()[0] for later in order[position + 1:] for _s, _t, after in later.captures()}
+            for done in [m for m in self.tables if m not in still_needed]:
+                del self.tables[done]
         return reports
 
     def _obtain(self, material: Material) -> BuildReport:
@@ -129,8 +137,16 @@ def header_of(material: Material, table: "_core.TbTable", statistics: list[dict]
         if index >= 0:
             entry["longest_fen"] = f"{format_board(table.position_of(index))} {'wb'[side]} - - 0 1"
         counts.append(entry)
+    for entry, positions in zip(counts, table.count_legal()):
+        entry["positions"] = positions
     return {"material": material.name, "entries": table.size, "sides": [0, 1], "statistics": counts,
-            "generation": {"seconds": round(seconds, 3), "passes": passes}}
+            "index": INDEX_LAYOUT, "generation": {"seconds": round(seconds, 3), "passes": passes}}
+
+
+#: What index scheme 1 is, for a reader of a header (ext/tb_index.pxi).
+INDEX_LAYOUT = ("groups, most significant first: Red's general, advisors and elephants (placements not "
+                "above their left-right mirror), Black's general, advisors and elephants, then per side "
+                "(Red first) and type (N, R, C, P) the identical attackers as a combination of points")
 
 
 def build_tables(endings: Iterable[str], directory, verify: bool = False,

@@ -29,6 +29,9 @@ def test_header_records_rules_metric_material_and_counts(table_dir):
     assert "not modelled" in header["rules"]["move_limit"] and "chase" in header["rules"]["cycles"]
     red = header["statistics"][0]
     assert red["win"] > 0 and red["longest"] % 2 == 1 and Position(red["longest_fen"])
+    table = load_table(table_dir / "KRKA.jjtb", Material.parse("KRKA"))
+    assert tuple(side["positions"] for side in header["statistics"]) == table.count_legal()
+    assert "mirror" in header["index"]
 
 
 def test_the_loaded_table_equals_the_built_one(table_dir):
