@@ -2,6 +2,7 @@
 
     jiangjun tb build ENDING... [-o DIR] [--verify]     ENDING: a name (KRKAABB) or a FEN
     jiangjun tb show FEN [--tables DIR ...]
+    jiangjun tb info FILE...                            what a table file's header records
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..notation import to_chinese
 from ..position import Position
 from .build import BuildReport, build_tables
 from .errors import TablebaseError
+from .fileformat import TableFile
 from .probe import open_tablebase
 
 DEFAULT_DIRECTORY = "tablebases"
@@ -33,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("fen", help="the position")
     show.add_argument("--tables", nargs="+", default=[DEFAULT_DIRECTORY],
                       help=f"folders or files of tables (default {DEFAULT_DIRECTORY})")
+    info = sub.add_parser("info", help="print what table files record: rules, counts, longest win")
+    info.add_argument("files", nargs="+", help="table files (.jjtb)")
     return parser
 
 
@@ -41,6 +45,8 @@ def main(argv: Optional[Sequence[str]] = None, out: IO[str] = sys.stdout, err: I
     try:
         if args.command == "build":
             return _build(args, out, err)
+        if args.command == "info":
+            return _info(args, out)
         return _show(args, out)
     except BrokenPipeError:
         return 1
@@ -77,4 +83,19 @@ def _show(args: argparse.Namespace, out: IO[str]) -> int:
     for move, value in tablebase.best_moves(position):
         text = to_chinese(position, move)
         print(f"{move:<6}{text:<8}{value}", file=out)
+    return 0
+
+
+def _info(args: argparse.Namespace, out: IO[str]) -> int:
+    for path in args.files:
+        header = TableFile(path).header
+        rules = header["rules"]
+        print(f"{header['material']}  ({path}): format {header['format_version']}, index scheme "
+              f"{header['index_scheme']}, {header['entries']:,} entries per side, {header['metric']}", file=out)
+        print(f"  rules: {rules['rule_set']}; cycles: {rules['cycles']}; move limit: {rules['move_limit']}", file=out)
+        for side, stats in zip(("red", "black"), header["statistics"]):
+            longest = f", longest win {stats['longest']} plies: {stats['longest_fen']}" if stats["longest"] >= 0 else ""
+            print(f"  {side} to move: {stats.get('positions', 0):,} positions; entries {stats['win']:,} won, "
+                  f"{stats['draw']:,} drawn ({stats.get('draw_rules', 0):,} marked), {stats['loss']:,} lost"
+                  f"{longest}", file=out)
     return 0

@@ -43,3 +43,11 @@ def test_the_jiangjun_command_knows_tb(capsys):
     except SystemExit as exit_:
         assert exit_.code == 0
     assert "build" in capsys.readouterr().out
+
+
+def test_info_prints_what_the_header_records(table_dir):
+    code, out, _ = run("info", str(table_dir / "KRKA.jjtb"))
+    assert code == 0
+    assert out.startswith("KRKA ") and "rules: asian" in out and "red to move: 18,507 positions" in out
+    code, _, err = run("info", str(table_dir / "nothing.jjtb"))
+    assert code == 2 and "cannot read" in err
