@@ -86,11 +86,9 @@ cdef int successor_value(TbGen* G, Pos* p, int move) noexcept nogil:
     return v
 
 
-cdef int minimax_value(TbGen* G, Pos* p, bint quiet_final, int limit) noexcept nogil:
-    """The value of the position on the board by one ply of minimax over its successors' values.
-
-    quiet_final: a quiet successor counts as decided only when its value is at most `limit` (during
-    generation; wins may still shorten above it); returns TB_UNKNOWN when the value is not yet decided."""
+cdef int minimax_value(TbGen* G, Pos* p) noexcept nogil:
+    """The value of the position on the board by one ply of minimax over its successors' values
+    (TB_UNKNOWN when it has no win and a successor that is neither a win nor a loss: a draw)."""
     cdef MoveList ml
     cdef int k, v, best_win = TB_NONE, worst_loss = -1
     cdef bint open_ = False
@@ -104,14 +102,28 @@ cdef int minimax_value(TbGen* G, Pos* p, bint quiet_final, int limit) noexcept n
         elif v % 2 == 0:
             if v + 1 < best_win:
                 best_win = v + 1
-        elif quiet_final and v > limit and not p.board[move_to(ml.moves[k])]:
-            open_ = True
         elif v + 1 > worst_loss:
             worst_loss = v + 1
     if best_win != TB_NONE:
         return best_win
     if open_:
         return TB_UNKNOWN
+    return worst_loss
+
+
+cdef int proven_loss(TbGen* G, Pos* p, int limit) noexcept nogil:
+    """During generation: the loss distance of the (undecided) position on the board when every move
+    leads to a decided win for the opponent (a quiet successor is decided when its value is at most
+    `limit`; wins above it may still shorten), else TB_UNKNOWN, at the first move that does not."""
+    cdef MoveList ml
+    cdef int k, v, worst_loss = 0
+    gen_legal(p, &ml)
+    for k in range(ml.count):
+        v = successor_value(G, p, ml.moves[k])
+        if not is_dtm(v) or v % 2 == 0 or (v > limit and not p.board[move_to(ml.moves[k])]):
+            return TB_UNKNOWN
+        if v + 1 > worst_loss:
+            worst_loss = v + 1
     return worst_loss
 
 
@@ -216,7 +228,7 @@ cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
         if v == TB_UNKNOWN or (is_dtm(v) and v % 2 == 1 and v > d):
             tb_set(G, u, j, d)
     elif v == TB_UNKNOWN:
-        v = minimax_value(G, G.pos, True, d - 1)
+        v = proven_loss(G, G.pos, d - 1)
         if v != TB_UNKNOWN:
             tb_set(G, u, j, v)
 
@@ -331,7 +343,7 @@ cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nog
             if king_attacked(p, s ^ 1):
                 expected = TB_ILLEGAL
             else:
-                expected = minimax_value(G, p, False, 0)
+                expected = minimax_value(G, p)
                 if expected == TB_UNKNOWN:
                     expected = TB_DRAW
             if expected == TB_DRAW and draw_safety(G.values[s][index]) >= 0:
