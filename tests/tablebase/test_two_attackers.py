@@ -57,3 +57,55 @@ def test_both_sides_can_win(two_attacker_dir):
 
     red, black = TableFile(two_attacker_dir / "KNKP.jjtb").header["statistics"]
     assert red["win"] and red["loss"] and black["win"] and black["loss"]
+
+
+def _safe_sides(tables, pieces, side):
+    """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
+    from engine import _core
+    from engine.tablebase.material import Material
+    from engine.tablebase.values import TableValue, Wdl
+
+    material, flipped = Material.of_pieces(pieces).canonical()
+    board = _core.Board()
+    board.set_up(list(pieces), side, 0)
+    if not material.has_attackers:
+        return {0, 1} if board.legal_moves() else None
+    index, table_side = tables[material].index_of(board, flipped)
+    value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
+    return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
+
+
+@pytest.mark.slow
+def test_the_marks_of_knkpa_hold_where_both_sides_can_be_at_risk(tmp_path):
+    """KNKPA: both sides can be at risk, and Black's capture of the horse leads to KPAK colour-flipped.
+    On sampled draws, each side called safe is safe by its successors' marks (the kernel's chase test)."""
+    from engine import _core
+    from engine.tablebase.build import load_table, table_path
+    from engine.tablebase.material import Material, dependencies
+
+    build_tables(["KNKPA"], tmp_path, verify=True)
+    tables = {m: load_table(table_path(tmp_path, m), m) for m in dependencies(Material.parse("KNKPA"))}
+    rng = random.Random(5)
+    risks = set()
+    checked = 0
+    for pieces, position in random_positions(tmp_path, "KNKPA", 3000, rng):
+        side = position.kernel_board.side
+        safe = _safe_sides(tables, frozenset(pieces), side)
+        if safe is None:
+            continue
+        risks |= {0, 1} - safe
+        board = position.kernel_board
+        quiet_exit = False
+        for move in board.legal_moves():
+            capture = board.piece_at(ord(move[2]) - 97, int(move[3])) is not None
+            chased = _core.testing.chased_by(board, move)
+            after = board.copy()
+            after.push(move)
+            then = _safe_sides(tables, frozenset(after.pieces()), 1 - side)
+            if then is None:
+                continue
+            quiet_exit |= side in then and (capture or (not chased and not after.in_check()))
+            assert 1 - side not in safe or 1 - side in then, (position.fen(), move)
+        assert side not in safe or quiet_exit, position.fen()
+        checked += 1
+    assert checked > 1000 and risks == {0, 1}
