@@ -113,28 +113,43 @@ cdef class TbTable:
             for index in range(self.lay.size):
                 self.gen.values[s][index] = TB_UNKNOWN
 
-    def generate(self):
-        """Retrograde analysis (tb_gen.pxi), then the draws the rules might change flagged
-        (tb_rules.pxi); returns the number of passes. RuntimeError when a capture led to material
-        without a table (set_subtable)."""
-        cdef int passes, s
+    def generate(self, progress=None):
+        """Retrograde analysis (tb_gen.pxi), then the draws the rules might change marked (tb_rules.pxi);
+        returns the number of passes. progress(pass number d, entries at distance d - 1),
+        when given, is called after each pass. RuntimeError when a capture led to material without a
+        table (set_subtable)."""
+        cdef int d = 1, s
+        cdef int64_t frontier
         self.allocate()
         self.gen.errors = 0
+        with nogil:
+            tb_initialise(&self.gen)
+        while d - 1 <= self.gen.max_written:
+            with nogil:
+                frontier = retro_pass(&self.gen, d)
+            if progress is not None:
+                progress(d, frontier)
+            d += 1
+        with nogil:
+            tb_finish(&self.gen)
+        self._mark_draws()
+        if self.gen.errors:
+            raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
+        return d - 1
+
+    def _mark_draws(self):
+        cdef int s
         for s in range(2):
             self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
         try:
             if self.gen.safe[0] == NULL or self.gen.safe[1] == NULL:
                 raise MemoryError()
             with nogil:
-                passes = tb_generate(&self.gen)
                 tb_flag_rule_draws(&self.gen)
         finally:
             for s in range(2):
                 free(self.gen.safe[s])
                 self.gen.safe[s] = NULL
-        if self.gen.errors:
-            raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
-        return passes
 
     def verify(self):
         """(mismatches, (index, side) of the last one or None): every entry against one ply of minimax

@@ -307,21 +307,22 @@ cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
     return frontier
 
 
-cdef int tb_generate(TbGen* G) noexcept nogil:
-    """Steps 1-3; returns the number of passes."""
+cdef void tb_initialise(TbGen* G) noexcept nogil:
+    """Step 1 over the whole table."""
     cdef int64_t index
-    cdef int d = 1, s
     G.max_written = 0
     for index in range(G.lay.size):
         init_entry(G, index)
-    while d - 1 <= G.max_written:
-        retro_pass(G, d)
-        d += 1
+
+
+cdef void tb_finish(TbGen* G) noexcept nogil:
+    """Step 3: what is still unknown is a draw."""
+    cdef int64_t index
+    cdef int s
     for s in range(2):
         for index in range(G.lay.size):
             if G.values[s][index] == TB_UNKNOWN:
                 G.values[s][index] = TB_DRAW
-    return d - 1
 
 
 cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nogil:

@@ -99,6 +99,12 @@ class Builder:
                                    statistics=tuple(table.statistics()))
         return self._generate(material, path)
 
+    def _pass_reporter(self, material: Material) -> Callable[[int, int], None]:
+        """A progress line every few seconds while a large table is generated."""
+        report = _every_few_seconds(self.progress)
+        return lambda number, frontier: report(f"{material.name}: pass {number}, {frontier:,} entries at "
+                                               f"distance {number - 1}")
+
     def _generate(self, material: Material, path: Path) -> BuildReport:
         """1. Wire the sub-tables; 2. generate; 3. verify (if asked); 4. write."""
         table = new_table(material)
@@ -110,7 +116,7 @@ class Builder:
             table.set_subtable(side, ptype, sub, flipped)
         self.progress(f"{material.name}: generating {table.size:,} entries per side")
         start = time.perf_counter()
-        passes = table.generate()
+        passes = table.generate(self._pass_reporter(material))
         seconds = time.perf_counter() - start
         if self.verify:
             bad, where = table.verify()
@@ -124,6 +130,18 @@ class Builder:
         self.progress(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
         return BuildReport(material.name, False, table.size, seconds, passes, peak, path.stat().st_size,
                            tuple(statistics))
+
+
+def _every_few_seconds(report: Callable[[str], None], seconds: float = 5.0) -> Callable[[str], None]:
+    """report, at most once per `seconds`."""
+    last = [time.perf_counter()]
+
+    def maybe(message: str) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= seconds:
+            last[0] = now
+            report(message)
+    return maybe
 
 
 def header_of(material: Material, table: "_core.TbTable", statistics: list[dict], seconds: float,
