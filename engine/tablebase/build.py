@@ -21,6 +21,11 @@ from .fileformat import SUFFIX, TableFile, write_table
 from .material import Material, dependencies
 
 
+#: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), the
+#: marks' two byte arrays (1 + 1), and the values' copy for the file (2 + 2). Sub-tables come on top.
+BYTES_PER_ENTRY = 10
+
+
 @dataclass(frozen=True)
 class BuildReport:
     """What building (or reusing) one table did."""
@@ -114,7 +119,8 @@ class Builder:
             if canon.has_attackers and sub is None:
                 raise TablebaseError(f"{material.name} needs {canon.name}, which is not built")
             table.set_subtable(side, ptype, sub, flipped)
-        self.progress(f"{material.name}: generating {table.size:,} entries per side")
+        self.progress(f"{material.name}: generating {table.size:,} entries per side "
+                      f"(about {BYTES_PER_ENTRY * table.size / 2**20:,.0f} MB at the peak)")
         start = time.perf_counter()
         passes = table.generate(self._pass_reporter(material))
         seconds = time.perf_counter() - start
