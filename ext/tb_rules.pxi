@@ -53,31 +53,41 @@ cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
 
 
 cdef int safety_of(TbGen* G, Pos* p) noexcept nogil:
-    """The safe sides of the drawn position on the board, from its successors' (see above)."""
+    """The safe sides of the drawn position on the board, from its successors' (see above). The chase
+    test, the costly part, runs only on the moves into draws safe for the mover, until one is quiet."""
     cdef MoveList ml
+    cdef int candidates[MAX_MOVES]
     cdef int s = p.side
     cdef int mover_bit = 1 << s, other_bit = 1 << (s ^ 1)
-    cdef bint mover_safe = False, other_safe = True, quiet
-    cdef int k, move, captured, after
+    cdef bint other_safe = True, quiet
+    cdef int k, n = 0, move, captured, after
     gen_legal(p, &ml)
+    # 1. The successors' marks: the other side must be safe after every move into a draw.
     for k in range(ml.count):
         move = ml.moves[k]
         captured = p.board[move_to(move)]
-        if captured:
-            make_move(p, move)
-            quiet = True
-        else:
-            quiet = chased_by_move(p, move) == 0      # plays the move
-            quiet = quiet and not gives_check(p)
+        make_move(p, move)
         after = successor_safety(G, p, captured)
         unmake_move(p)
         if after < 0:
             continue
-        if quiet and (after & mover_bit):
-            mover_safe = True
         if not (after & other_bit):
             other_safe = False
-    return (mover_bit if mover_safe else 0) | (other_bit if other_safe else 0)
+        if after & mover_bit:
+            candidates[n] = move
+            n += 1
+    # 2. The mover needs one of those moves to be a capture or neither a check nor a chase.
+    for k in range(n):
+        move = candidates[k]
+        if p.board[move_to(move)]:
+            quiet = True
+        else:
+            quiet = chased_by_move(p, move) == 0      # plays the move
+            quiet = quiet and not gives_check(p)
+            unmake_move(p)
+        if quiet:
+            return mover_bit | (other_bit if other_safe else 0)
+    return other_bit if other_safe else 0
 
 
 cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
