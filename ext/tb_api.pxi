@@ -125,6 +125,8 @@ cdef class TbTable:
         with nogil:
             tb_initialise(&self.gen)
         while d - 1 <= self.gen.max_written:
+            if self.gen.max_written > TB_MAX_DTM:
+                raise OverflowError(f"a distance to mate above {TB_MAX_DTM} plies: the entry cannot hold it")
             with nogil:
                 frontier = retro_pass(&self.gen, d)
             if progress is not None:
