@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterator
 
 from ..fen import PIECE_LETTERS
 from .errors import UnknownEndingError
@@ -186,14 +186,3 @@ def dependencies(material: Material) -> list[Material]:
 
     visit(material)
     return order
-
-
-def kernel_counts(material: Material) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    return material.red.counts, material.black.counts
-
-
-def optional_material(pieces) -> Optional[Material]:
-    try:
-        return Material.of_pieces(pieces)
-    except UnknownEndingError:
-        return None

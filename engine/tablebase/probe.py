@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Union
 
+from .. import _core
 from ..position import Position
 from .build import new_table
 from .errors import MissingTableError, OutsideTableError
@@ -35,14 +36,15 @@ class Tablebase:
                 self._paths.setdefault(path.name[:-len(SUFFIX)], path)
             else:
                 raise MissingTableError(f"{path}: neither a folder nor a {SUFFIX} file")
-        self._open: dict[str, tuple[object, TableFile]] = {}
+        self._open: dict[str, tuple["_core.TbTable", TableFile]] = {}
 
     @property
     def endings(self) -> list[str]:
         """The names of the tables found."""
         return sorted(self._paths)
 
-    def _table(self, material: Material):
+    def _table(self, material: Material) -> tuple["_core.TbTable", TableFile]:
+        """The index and the file of a canonical material's table, opened once."""
         name = material.name
         if name not in self._open:
             if name not in self._paths:
