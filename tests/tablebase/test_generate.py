@@ -10,23 +10,11 @@ from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
-
-PALACE = {0: [(f, r) for f in (3, 4, 5) for r in (0, 1, 2)], 1: [(f, r) for f in (3, 4, 5) for r in (7, 8, 9)]}
-ADVISOR = {0: [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)], 1: [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)]}
-ELEPHANT = {0: [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)]}
-ELEPHANT[1] = [(f, 9 - r) for f, r in ELEPHANT[0]]
-EVERYWHERE = [(f, r) for f in range(9) for r in range(10)]
-SOLDIER = {0: [(f, r) for f, r in EVERYWHERE if r >= 5 or (r >= 3 and f % 2 == 0)]}
-SOLDIER[1] = [(f, 9 - r) for f, r in SOLDIER[0]]
-
-
-def points(side, ptype):
-    return {0: PALACE, 1: ADVISOR, 2: ELEPHANT, 6: SOLDIER}.get(ptype, {0: EVERYWHERE, 1: EVERYWHERE})[side]
+from support.tb_points import groups, points
 
 
 def legal_positions(material):
-    kinds = [(side, ptype, n) for side, s in enumerate((material.red, material.black))
-             for ptype, n in enumerate(s.counts) if n]
+    kinds = groups(material)
     board = _core.Board()
     for combos in itertools.product(*[itertools.combinations(points(s, t), n) for s, t, n in kinds]):
         squares = [sq for combo in combos for sq in combo]

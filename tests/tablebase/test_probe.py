@@ -2,7 +2,7 @@
 import pytest
 
 from engine import Position
-from engine.tablebase import (MissingTableError, OutsideTableError, TablebaseError, Wdl, open_tablebase)
+from engine.tablebase import MissingTableError, TablebaseError, Wdl, open_tablebase
 
 KRK = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
 

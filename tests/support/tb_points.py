@@ -1,0 +1,21 @@
+"""The points each piece may stand on, written out by hand from the rules (not taken from the kernel), for
+the tablebase tests that count or enumerate an ending's positions independently of its index."""
+
+PALACE = {0: [(f, r) for f in (3, 4, 5) for r in (0, 1, 2)], 1: [(f, r) for f in (3, 4, 5) for r in (7, 8, 9)]}
+ADVISOR = {0: [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)], 1: [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)]}
+ELEPHANT = {0: [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)]}
+ELEPHANT[1] = [(f, 9 - r) for f, r in ELEPHANT[0]]
+EVERYWHERE = [(f, r) for f in range(9) for r in range(10)]
+SOLDIER = {0: [(f, r) for f, r in EVERYWHERE if r >= 5 or (r >= 3 and f % 2 == 0)]}
+SOLDIER[1] = [(f, 9 - r) for f, r in SOLDIER[0]]
+
+
+def points(side, ptype):
+    """The points a piece may stand on, written out by hand from the rules (not from the kernel)."""
+    return {0: PALACE, 1: ADVISOR, 2: ELEPHANT, 6: SOLDIER}.get(ptype, {0: EVERYWHERE, 1: EVERYWHERE})[side]
+
+
+def groups(material):
+    """(side, piece type, count) of each kind of piece of `material` (engine.tablebase.material)."""
+    return [(side, ptype, n) for side, s in enumerate((material.red, material.black))
+            for ptype, n in enumerate(s.counts) if n]
