@@ -1,4 +1,4 @@
-"""The points each piece may stand on, written out by hand from the rules (not taken from the kernel), for
+"""Shared by the tablebase tests. The points each piece may stand on, written out by hand from the rules (not taken from the kernel), for
 the tablebase tests that count or enumerate an ending's positions independently of its index."""
 
 PALACE = {0: [(f, r) for f in (3, 4, 5) for r in (0, 1, 2)], 1: [(f, r) for f in (3, 4, 5) for r in (7, 8, 9)]}
@@ -19,3 +19,19 @@ def groups(material):
     """(side, piece type, count) of each kind of piece of `material` (engine.tablebase.material)."""
     return [(side, ptype, n) for side, s in enumerate((material.red, material.black))
             for ptype, n in enumerate(s.counts) if n]
+
+
+def safe_sides(tables, pieces, side):
+    """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
+    from engine import _core
+    from engine.tablebase.material import Material
+    from engine.tablebase.values import TableValue, Wdl
+
+    material, flipped = Material.of_pieces(pieces).canonical()
+    board = _core.Board()
+    board.set_up(list(pieces), side, 0)
+    if not material.has_attackers:
+        return {0, 1} if board.legal_moves() else None
+    index, table_side = tables[material].index_of(board, flipped)
+    value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
+    return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)

@@ -10,7 +10,7 @@ from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
-from support.tb_points import groups, points
+from support.tb_points import groups, points, safe_sides
 
 
 def legal_positions(material):
@@ -120,18 +120,6 @@ def test_known_results(table_dir):
     assert stats["KNK"][0]["draw"] == 0 and stats["KNK"][0]["loss"] == 0
     assert stats["KCK"][0]["win"] == 0 and stats["KCK"][1]["loss"] == 0
     assert 0 < stats["KPK"][0]["draw"] < stats["KPK"][0]["win"]
-
-
-def safe_sides(tables, pieces, side):
-    """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
-    material, flipped = Material.of_pieces(pieces).canonical()
-    board = _core.Board()
-    board.set_up(list(pieces), side, 0)
-    if not material.has_attackers:
-        return {0, 1} if board.legal_moves() else None
-    index, table_side = tables[material].index_of(board, flipped)
-    value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
-    return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
 
 
 @pytest.mark.parametrize("name, subtables", [("KPKA", ["KPK"]), ("KNKA", ["KNK"])])

@@ -10,6 +10,7 @@ from engine.errors import InvalidFenError
 from engine.fen import format_board
 from engine.tablebase import build_tables, open_tablebase
 from engine.tablebase.material import flip_pieces
+from support.tb_points import safe_sides
 
 
 @pytest.fixture(scope="module")
@@ -59,22 +60,6 @@ def test_both_sides_can_win(two_attacker_dir):
     assert red["win"] and red["loss"] and black["win"] and black["loss"]
 
 
-def _safe_sides(tables, pieces, side):
-    """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
-    from engine import _core
-    from engine.tablebase.material import Material
-    from engine.tablebase.values import TableValue, Wdl
-
-    material, flipped = Material.of_pieces(pieces).canonical()
-    board = _core.Board()
-    board.set_up(list(pieces), side, 0)
-    if not material.has_attackers:
-        return {0, 1} if board.legal_moves() else None
-    index, table_side = tables[material].index_of(board, flipped)
-    value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
-    return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
-
-
 @pytest.mark.slow
 def test_the_marks_of_knkpa_hold_where_both_sides_can_be_at_risk(tmp_path):
     """KNKPA: both sides can be at risk, and Black's capture of the horse leads to KPAK colour-flipped.
@@ -90,7 +75,7 @@ def test_the_marks_of_knkpa_hold_where_both_sides_can_be_at_risk(tmp_path):
     checked = 0
     for pieces, position in random_positions(tmp_path, "KNKPA", 3000, rng):
         side = position.kernel_board.side
-        safe = _safe_sides(tables, frozenset(pieces), side)
+        safe = safe_sides(tables, frozenset(pieces), side)
         if safe is None:
             continue
         risks |= {0, 1} - safe
@@ -101,7 +86,7 @@ def test_the_marks_of_knkpa_hold_where_both_sides_can_be_at_risk(tmp_path):
             chased = _core.testing.chased_by(board, move)
             after = board.copy()
             after.push(move)
-            then = _safe_sides(tables, frozenset(after.pieces()), 1 - side)
+            then = safe_sides(tables, frozenset(after.pieces()), 1 - side)
             if then is None:
                 continue
             quiet_exit |= side in then and (capture or (not chased and not after.in_check()))
