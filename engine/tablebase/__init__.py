@@ -12,10 +12,11 @@ from .build import BuildReport, build_tables
 from .errors import DamagedTableError, MissingTableError, OutsideTableError, TablebaseError, UnknownEndingError
 from .material import Material, canonical_name
 from .probe import Tablebase, open_tablebase
+from .shipped import SHIPPED_DIRECTORY, SHIPPED_ENDINGS
 from .values import TableValue, Wdl
 
 __all__ = [
-    "BuildReport", "DamagedTableError", "Material", "MissingTableError", "OutsideTableError", "TableValue",
+    "BuildReport", "DamagedTableError", "SHIPPED_DIRECTORY", "SHIPPED_ENDINGS", "Material", "MissingTableError", "OutsideTableError", "TableValue",
     "Tablebase", "TablebaseError", "UnknownEndingError", "Wdl", "build_tables", "canonical_name",
     "open_tablebase",
 ]

@@ -1,13 +1,14 @@
 """`jiangjun tb`: build endgame tables, show a position's table values.
 
     jiangjun tb build ENDING... [-o DIR] [--verify]     ENDING: a name (KRKAABB) or a FEN
-    jiangjun tb show FEN [--tables DIR ...]
+    jiangjun tb show FEN [--tables DIR ...]            the shipped tables, and those of the folders given
     jiangjun tb info FILE...                            what a table file's header records
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import IO, Optional, Sequence
 
 from ..errors import InvalidFenError
@@ -33,8 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="check every new table against one ply of minimax before writing it")
     show = sub.add_parser("show", help="print a position's value and every legal move's")
     show.add_argument("fen", help="the position")
-    show.add_argument("--tables", nargs="+", default=[DEFAULT_DIRECTORY],
-                      help=f"folders or files of tables (default {DEFAULT_DIRECTORY})")
+    show.add_argument("--tables", nargs="+", default=[],
+                      help=f"folders or files of tables, read before the tables shipped in the package "
+                           f"(default: {DEFAULT_DIRECTORY} when that folder exists)")
     info = sub.add_parser("info", help="print what table files record: rules, counts, longest win")
     info.add_argument("files", nargs="+", help="table files (.jjtb)")
     return parser
@@ -77,7 +79,8 @@ def _report_line(report: BuildReport) -> str:
 
 def _show(args: argparse.Namespace, out: IO[str]) -> int:
     position = Position(args.fen)
-    tablebase = open_tablebase(args.tables)
+    tables = args.tables or [path for path in [DEFAULT_DIRECTORY] if Path(path).is_dir()]
+    tablebase = open_tablebase(tables)
     print(f"position  {position.fen()}", file=out)
     print(f"value     {tablebase.probe(position)} ({position.turn.value} to move)", file=out)
     for move, value in tablebase.best_moves(position):

@@ -2,7 +2,7 @@
 
     >>> from engine import Position
     >>> from engine.tablebase import open_tablebase
-    >>> tb = open_tablebase("tables")
+    >>> tb = open_tablebase("tables")          # that folder, then the tables shipped in the package
     >>> tb.probe_wdl(Position("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"))
     <Wdl.WIN: 1>
 """
@@ -18,6 +18,7 @@ from .build import new_table
 from .errors import MissingTableError, OutsideTableError
 from .fileformat import SUFFIX, TableFile
 from .material import Material
+from .shipped import SHIPPED_DIRECTORY
 from .values import ILLEGAL_ENTRY, TableValue, Wdl
 
 PathLike = Union[str, os.PathLike]
@@ -98,8 +99,12 @@ class Tablebase:
         return scored
 
 
-def open_tablebase(paths: Union[PathLike, Iterable[PathLike]]) -> Tablebase:
-    """The tables in a folder, a file, or a list of them."""
+def open_tablebase(paths: Union[PathLike, Iterable[PathLike]] = (), shipped: bool = True) -> Tablebase:
+    """The tables in a folder, a file, or a list of them, then (unless shipped is false) the tables shipped
+    in the package. A table found in several places is read from the first."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    paths = list(paths)
+    if shipped and SHIPPED_DIRECTORY.is_dir():
+        paths.append(SHIPPED_DIRECTORY)
     return Tablebase(paths)

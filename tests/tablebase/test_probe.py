@@ -3,6 +3,7 @@ import pytest
 
 from engine import Position
 from engine.tablebase import MissingTableError, TablebaseError, Wdl, open_tablebase
+from engine.tablebase.shipped import shipped_names
 
 KRK = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
 
@@ -47,7 +48,7 @@ def test_no_attacker_left_is_a_draw_without_a_table(table_dir):
 
 
 def test_a_missing_table_is_a_precise_error(table_dir):
-    tb = open_tablebase(table_dir)
+    tb = open_tablebase(table_dir, shipped=False)
     with pytest.raises(MissingTableError, match="KRKAABB"):
         tb.probe(Position("2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"))
     with pytest.raises(TablebaseError):
@@ -68,3 +69,9 @@ def test_a_draw_the_rules_might_change_names_the_side_at_risk(table_dir):
     assert value.wdl is Wdl.DRAW and value.at_risk == (1,)       # the defender may have to chase the horse
     assert "black may be forced" in str(value)
     assert open_tablebase(table_dir).probe(position.mirror()).at_risk == (0,)
+
+
+def test_the_shipped_tables_are_found_without_a_folder():
+    tb = open_tablebase()
+    assert set(shipped_names()) == set(tb.endings)
+    assert tb.probe(Position("2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")).wdl in (Wdl.WIN, Wdl.DRAW)
