@@ -33,6 +33,21 @@ cdef enum:
     TB_UNKNOWN = 0xFFFE          # while generating only
     TB_ILLEGAL = 0xFFFF          # broken (overlapping pieces) or the side not to move in check
 
+# What an entry means to a prober (the search): the one place that reads the encoding above for it.
+cdef enum:
+    TB_WDL_LOSS = -1
+    TB_WDL_DRAW = 0
+    TB_WDL_WIN = 1
+    TB_WDL_UNSURE = 2            # a draw the rulings might change, or an illegal entry: search on
+
+
+cdef inline int tb_entry_wdl(int v) noexcept nogil:
+    """The side to move's result by an entry: TB_WDL_WIN, TB_WDL_LOSS, TB_WDL_DRAW (a draw under the rules
+    too) or TB_WDL_UNSURE."""
+    if v <= TB_MAX_DTM:
+        return TB_WDL_WIN if v & 1 else TB_WDL_LOSS
+    return TB_WDL_DRAW if v == TB_DRAW else TB_WDL_UNSURE
+
 cdef int TB_POINT_COUNT[TB_POINT_LISTS]
 cdef uint8_t TB_POINT_SQ[TB_POINT_LISTS][BOARD_POINTS]     # [list][point] -> square
 cdef int8_t TB_POINT_OF[TB_POINT_LISTS][BOARD_SIZE]        # [list][square] -> point, -1 when not on it
