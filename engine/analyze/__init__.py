@@ -7,6 +7,7 @@ One module per job:
 * :mod:`.moves` -- reading move lists (ICCS, WXF, Chinese) and writing moves in the chosen notation;
 * :mod:`.game` -- annotating a game: each move's loss, the best alternative, classification, summary;
 * :mod:`.report` -- text, live terminal and JSON output;
+* :mod:`.tables` -- the endgame tables' value and best moves of each analysed position they hold;
 * :mod:`.pictures` -- the board diagram and the evaluation graph (SVG);
 * :mod:`.cli` -- the command line.
 """

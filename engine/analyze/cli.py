@@ -6,6 +6,9 @@
     jiangjun analyze game.pgn [--game N]               # every move of a game from a game file: PGN (UTF-8,
                                                        # GBK or Big5), XQF, CBR, CBL, CBF or a DhtmlXQ page
 
+A position the endgame tables hold (the tables shipped in the package, after those of --tables; none with
+--no-tables) gets the table's line beside the engine's: its exact value and best moves (engine.analyze.tables).
+
 Errors in the input (FEN, moves, file, options) or an engine that cannot be used print one line on
 stderr and exit with status 2; Ctrl-C stops the search and prints what was found (status 130). A damaged
 game of a file is analysed as far as it reads (engine.pgn's default), with one warning line on stderr; only
@@ -35,7 +38,8 @@ from .game import GameAnalysis, Thresholds, annotate, mark_book_moves
 from .moves import play_moves, ply_label, split_moves
 from .report import (POVS, GameTable, LiveArea, Style, analysis_json, annotated_game, final_lines, game_header,
                      game_json, limits_json, limits_text, outcome_text, position_header, position_lines,
-                     position_summary, summary_lines)
+                     position_summary, summary_lines, table_line)
+from .tables import TableLook, Tables
 
 PROG = "jiangjun analyze"
 #: Time per position when no limit is given (seconds): a single position, a position of a game.
@@ -52,6 +56,8 @@ modes:
 
 Moves may be ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese (炮二平五), as separate arguments or in one string,
 with or without move numbers. Scores are centipawns; #N mates in N moves, -#N is mated in N.
+A position inside the endgame tables gets a line "TB: red wins, mate in 5; best ..." (in JSON "tablebase",
+in a saved game a comment).
 A game move losing at least --inaccuracy/--mistake/--blunder centipawns (from the mover's view, scores
 capped at +-1000 with a mate as the cap) is marked ?!, ? or ??; the engine's own best move never is.
 
@@ -60,6 +66,7 @@ examples:
   jiangjun analyze --fen "4k4/9/9/9/9/9/9/9/4A4/3K1A2R w" --depth 8 --notation wxf
   jiangjun analyze game.pgn --time 1 --svg final.svg --plot eval.svg
   jiangjun analyze game.pgn --engine /usr/games/fairy-stockfish --depth 12 --json > game.json
+  jiangjun analyze --fen "9/9/3ak4/9/9/9/9/9/9/N2K5 w" --depth 12 --tables tablebases
 """
 
 
@@ -104,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--save", metavar="FILE",
                         help="write the game with each move's judgement as its comment: XQF for a .xqf name "
                              "(XQStudio opens it), CBF for .cbf (main line only), else PGN")
+    tables = parser.add_argument_group("endgame tables (default: the tables shipped in the package)")
+    choice = tables.add_mutually_exclusive_group()
+    choice.add_argument("--tables", nargs="+", action="extend", default=[], metavar="DIR",
+                        help="folders (or .jjtb files) of tables built with jiangjun tb build, read before the "
+                             "shipped ones")
+    choice.add_argument("--no-tables", action="store_true", help="show no table values")
     marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
     marks.add_argument("--book", default=DEFAULT_BOOK, metavar="FILE",
                        help="the opening book whose moves are marked 'book' and not judged (any format; "
@@ -273,6 +286,7 @@ class _Setup:
     multipv: int               # the lines it searches (--multipv, or 1 when it cannot show more)
     limits: SearchLimits
     style: Style
+    tables: Tables             # the endgame tables shown beside the engine's lines
 
     def engine_json(self) -> dict:
         return {"name": self.engine.name, "description": self.description}
@@ -290,6 +304,7 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
     if job.unread is not None:
         warn(job.unread)
+    tables = Tables.open(args.tables, not args.no_tables, warn)
 
     engine = open_engine(args.engine, proto=args.proto, options=options, threads=args.threads,
                          hash_mb=args.hash, warn=warn)
@@ -299,7 +314,7 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         setup = _Setup(engine, description(engine, args.threads, args.hash), gives_chances(engine),
                        usable_multipv(engine, args.multipv, warn), _limits(args, job.game),
-                       Style(args.notation, args.pov))
+                       Style(args.notation, args.pov), tables)
         if job.game:
             return _run_game(args, job, setup, thresholds, live, out)
         return _run_position(args, job, setup, live, out)
@@ -334,14 +349,17 @@ def _run_position(args: argparse.Namespace, job: _Job, setup: _Setup, live: Live
         last_move = (before, job.moves[-1])
     pictures_done = _pictures(args, position, job.moves[-1] if job.moves else None, analysis.bestmove,
                               _caption(position, analysis, style, last_move))
+    look = setup.tables.look_up(position)
     if args.json:
         _print_json({"type": "position", "engine": setup.engine_json(), "limits": limits_json(setup.limits),
                      "multipv": args.multipv, "notation": style.notation, "pov": style.pov,
                      "start_fen": job.start_fen, "moves": job.moves,
-                     "analysis": analysis_json(position, analysis, style, interrupted), **pictures_done}, out)
+                     "analysis": analysis_json(position, analysis, style, interrupted, look), **pictures_done}, out)
     else:
         for line in position_lines(position, analysis.lines, style, args.multipv):
             print(line, file=out)
+        if look is not None:
+            print(table_line(look, style), file=out)
         for line in position_summary(position, analysis, style, interrupted):
             print(line, file=out)
         _print_pictures(pictures_done, out)
@@ -356,20 +374,29 @@ def _run_game(args: argparse.Namespace, job: _Job, setup: _Setup, thresholds: Th
     layout = GameAnalysis(job.start_fen, job.moves, thresholds)
     mark_book_moves(layout, book)
     table = GameTable(layout, style)
+    looks: Dict[int, Optional[TableLook]] = {0: setup.tables.look_up(Position(job.start_fen))}
     if not args.json:
         for line in game_header(job.headers, layout, setup.description, limits_text(setup.limits), style,
                                 setup.chances):
             print(line, file=out)
         print("", file=out)
+        if looks[0] is not None:
+            print(table.note(table_line(looks[0], style)), file=out)
         out.flush()
 
-    # Step 2. Every position analysed, each move's row printed as soon as it is judged.
+    # Step 2. Every position analysed, each move's row printed as soon as it is judged (with the endgame
+    # table's line of the position it leads to, when the tables hold it).
     def progress(ply: int, lines) -> None:
         live.show([table.status(layout, ply, lines)])
 
     def record(rec) -> None:
+        after = Position(rec.fen_before)
+        after.push(rec.move)
+        looks[rec.ply] = look = setup.tables.look_up(after)
         if not args.json:
             live.print(table.row(rec))
+            if look is not None:
+                live.print(table.note(table_line(look, style)))
 
     game = annotate(setup.engine, job.start_fen, job.moves, setup.limits, thresholds, setup.multipv,
                     on_progress=progress if live.enabled else None, on_record=record, book=book)
@@ -380,11 +407,11 @@ def _run_game(args: argparse.Namespace, job: _Job, setup: _Setup, thresholds: Th
     ply = analysed if args.ply is None else args.ply
     if ply > analysed:
         raise AnalyzeError(f"--ply {ply}: the analysis was interrupted after {analysed} plies")
-    pictures_done = _game_pictures(args, game, job, ply, style)
+    pictures_done = _game_pictures(args, game, job, ply, style, looks)
     if args.json:
         document = {"type": "game", "engine": setup.engine_json(), "limits": limits_json(setup.limits),
                     "multipv": args.multipv, "notation": style.notation, "pov": style.pov,
-                    **game_json(game, job.headers, job.result, style)}
+                    **game_json(game, job.headers, job.result, style, looks)}
         if pictures_done:
             document["diagram_ply"] = ply
         document.update(pictures_done)
@@ -394,8 +421,10 @@ def _run_game(args: argparse.Namespace, job: _Job, setup: _Setup, thresholds: Th
     return 130 if game.interrupted else 0
 
 
-def _game_pictures(args: argparse.Namespace, game: GameAnalysis, job: _Job, ply: int, style: Style) -> Dict[str, str]:
-    """--svg, --board (the position after `ply` plies), --plot and --save of an analysed game."""
+def _game_pictures(args: argparse.Namespace, game: GameAnalysis, job: _Job, ply: int, style: Style,
+                   looks: Dict[int, Optional[TableLook]]) -> Dict[str, str]:
+    """--svg, --board (the position after `ply` plies), --plot and --save (with the endgame tables' `looks`)
+    of an analysed game."""
     pictures_done: Dict[str, str] = {}
     if game.analyses:
         position = game.position_at(ply)
@@ -408,7 +437,7 @@ def _game_pictures(args: argparse.Namespace, game: GameAnalysis, job: _Job, ply:
             pictures.write_text(args.plot, pictures.eval_graph_svg(points, _title(job.headers)))
             pictures_done["plot"] = args.plot
     if args.save:
-        _save(args.save, game, job, style)
+        _save(args.save, game, job, style, looks)
         pictures_done["save"] = args.save
     return pictures_done
 
@@ -438,13 +467,13 @@ def _print_pictures(pictures_done: Dict[str, str], out: IO[str]) -> None:
             print(f"wrote {pictures_done[key]}", file=out)
 
 
-def _save(path: str, game: GameAnalysis, job: _Job, style: Style) -> None:
+def _save(path: str, game: GameAnalysis, job: _Job, style: Style, looks: Dict[int, Optional[TableLook]]) -> None:
     """Write the analysed game (--save): PGN, XQF or CBF by the file's ending."""
     from ..pgn import Game, PgnError, write_games
 
     record = job.record or Game(headers=dict(job.headers), moves=list(job.moves), result=job.result)
     try:
-        write_games(path, [annotated_game(game, record, style)], notation=style.notation)
+        write_games(path, [annotated_game(game, record, style, looks)], notation=style.notation)
     except PgnError as exc:
         raise AnalyzeError(f"--save {path}: {exc}") from None
     except OSError as exc:

@@ -3,6 +3,8 @@
 Point of view (``pov``): ``red`` shows every score from Red's side; ``side`` shows a position's scores from
 the side to move's, and a game move's from the side that played it. The chances of a win, a draw and a
 loss (``27/46/27``, in per cent) are shown beside each score the engine gave them for, from the same view.
+A position the endgame tables hold (:mod:`.tables`) gets the table's line, in engine.tablebase.describe's
+words, with the table's best moves scored as the engine's lines are (a mate in N as ``#N``, a draw ``0``).
 """
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ from ..pgn.game import Game as PgnGame, player_name
 from ..position import Color, Outcome, Position
 from ..score import Score
 from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
+from ..tablebase.describe import tb_text, value_json
 from .engines import outcome_of
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, numbered_line, ply_label
+from .tables import TableLook, table_score
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -141,6 +145,40 @@ class LiveArea:
         self.stream.flush()
 
 
+# -- the endgame tables ------------------------------------------------------------------------------------
+
+def table_line(look: TableLook, style: Style) -> str:
+    """``TB: red wins, mate in 5; best 车四进一 #5, 车四平六 #6, 帅五平四 #7``: the table's value, then its best
+    moves with their scores in the style's view."""
+    text = tb_text(look.value, look.turn)
+    if not look.moves:
+        return text
+    position = look.position
+    moves = ", ".join(f"{to_notation(position, move, style.notation)} "
+                      f"{style.score(table_score(value), look.turn).text()}" for move, value in look.moves)
+    return f"{text}; best {moves}"
+
+
+def table_comment(look: TableLook) -> str:
+    """The table's value as a game file's comment: ``TB: red wins, mate in 5``."""
+    return tb_text(look.value, look.turn)
+
+
+def table_json(look: Optional[TableLook], style: Style) -> Optional[dict]:
+    """The table's value (engine.tablebase.describe.value_json, with its score from both views) and its best
+    moves, each with its ICCS, its text in the style's notation, its score and value for the mover."""
+    if look is None:
+        return None
+    position = look.position
+    return {
+        **value_json(look.value, look.turn),
+        "score": both_povs(table_score(look.value), look.turn),
+        "moves": [{"move": move, "move_text": to_notation(position, move, style.notation),
+                   "score": both_povs(table_score(value), look.turn), **value_json(value, look.turn)}
+                  for move, value in look.moves],
+    }
+
+
 # -- positions ---------------------------------------------------------------------------------------------
 
 def outcome_text(outcome: Outcome) -> str:
@@ -216,9 +254,11 @@ def position_header(position: Position, engine: str, limits: str, style: Style, 
     ]
 
 
-def analysis_json(position: Position, analysis: SearchResult, style: Style, interrupted: bool = False) -> dict:
-    """A position's analysis: FEN, outcome, score (both povs), best move, and the lines with their PVs in
-    ICCS and in the chosen notation (`interrupted`: Ctrl-C ended the search)."""
+def analysis_json(position: Position, analysis: SearchResult, style: Style, interrupted: bool = False,
+                  table: Optional[TableLook] = None) -> dict:
+    """A position's analysis: FEN, outcome, score (both povs), best move, the lines with their PVs in ICCS and
+    in the chosen notation (`interrupted`: Ctrl-C ended the search), and the endgame table's value (`table`;
+    null when the tables do not hold the position)."""
     turn = position.turn
     lines = []
     for line in analysis.lines:
@@ -246,6 +286,7 @@ def analysis_json(position: Position, analysis: SearchResult, style: Style, inte
         "time_ms": None if outcome is not None else int(analysis.time_ms),
         "interrupted": interrupted,
         "lines": lines,
+        "tablebase": table_json(table, style),
     }
 
 
@@ -320,6 +361,10 @@ class GameTable:
             text += f"; best ({best_score}) {shown}{' …' if len(line.pv) > self.pv_moves else ''}"
         return text
 
+    def note(self, text: str) -> str:
+        """A line under a row (the table's value of the position after the move), indented to its move."""
+        return " " * (3 + self.label_width) + text
+
     def status(self, game: GameAnalysis, ply: int, lines: Sequence[PvLine]) -> str:
         """The live line while the position after `ply` moves is being searched."""
         total = len(game.moves)
@@ -364,7 +409,8 @@ def final_lines(game: GameAnalysis, style: Style) -> List[str]:
     return [f"{where}: {score}{' (' + chances + ')' if chances else ''} ({position.turn.label} to move), best {best}"]
 
 
-def record_json(record: MoveRecord, style: Style) -> dict:
+def record_json(record: MoveRecord, style: Style, table: Optional[TableLook] = None) -> dict:
+    """One judged move; `table`: the endgame table's look at the position after it."""
     position = Position(record.fen_before)
     line = record.best_line
     mover = record.mover
@@ -390,6 +436,7 @@ def record_json(record: MoveRecord, style: Style) -> dict:
         "best_pv": [] if line is None else list(line.pv),
         "best_pv_text": [] if line is None else line_texts(position, line.pv, style.notation),
         "lines": analysis_json(position, record.before, style)["lines"],
+        "tablebase": table_json(table, style),
     }
 
 
@@ -410,28 +457,41 @@ def move_comment(record: MoveRecord, style: Style, pv_moves: int = 3) -> str:
     return text
 
 
-def annotated_game(game: GameAnalysis, original: PgnGame, style: Style) -> PgnGame:
-    """The game read, with each analysed move's judgement (:func:`move_comment`) after its own comment, for
-    writing back as PGN, XQF or CBF; its tags (``Annotator`` jiangjun when there is none), variations and
-    result are kept."""
+def annotated_game(game: GameAnalysis, original: PgnGame, style: Style,
+                   tables: Optional[Dict[int, Optional[TableLook]]] = None) -> PgnGame:
+    """The game read, with each analysed move's judgement (:func:`move_comment`) after its own comment, and
+    the endgame table's value of the position it leads to (`tables`, by ply; ply 0 goes to the comment before
+    the first move), for writing back as PGN, XQF or CBF; its tags (``Annotator`` jiangjun when there is
+    none), variations and result are kept."""
+    tables = tables or {}
     comments = list(original.comments) or [None] * len(original.moves)
     for record in game.records:
         index = record.ply - 1
         if index < len(comments):
             mark = MARK_SYMBOLS.get(record.classification or "", "")
             judged = (mark + " " if mark else "") + move_comment(record, style)
+            if tables.get(record.ply) is not None:
+                judged += "\n" + table_comment(tables[record.ply])
             comments[index] = f"{comments[index]}\n{judged}" if comments[index] else judged
+    start_comment = original.start_comment
+    if tables.get(0) is not None:
+        start = table_comment(tables[0])
+        start_comment = f"{start_comment}\n{start}" if start_comment else start
     headers = dict(original.headers)
     headers.setdefault("Annotator", "jiangjun")
     return PgnGame(headers=headers, moves=list(original.moves), comments=comments, result=original.result,
-                   start_comment=original.start_comment, variations=original.variations)
+                   start_comment=start_comment, variations=original.variations)
 
 
-def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: Style) -> dict:
+def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: Style,
+              tables: Optional[Dict[int, Optional[TableLook]]] = None) -> dict:
+    """The annotated game; `tables`: the endgame table's look at the position after each ply the tables hold
+    (the start's as ``start_tablebase``, each move's in its record, the last position's in ``final``)."""
+    tables = tables or {}
     final = None
     if game.analyses:
         ply = len(game.analyses) - 1
-        final = dict(analysis_json(game.position_at(ply), game.analyses[-1], style), ply=ply)
+        final = dict(analysis_json(game.position_at(ply), game.analyses[-1], style, table=tables.get(ply)), ply=ply)
     return {
         "headers": dict(headers),
         "start_fen": game.start_fen,
@@ -439,7 +499,8 @@ def game_json(game: GameAnalysis, headers: Dict[str, str], result: str, style: S
         "result": result,
         "thresholds": game.thresholds.to_json(),
         "opening": game.opening,
-        "records": [record_json(record, style) for record in game.records],
+        "start_tablebase": table_json(tables.get(0), style),
+        "records": [record_json(record, style, tables.get(record.ply)) for record in game.records],
         "summary": {color.value: side.to_json() for color, side in game.summary.items()},
         "final": final,
         "interrupted": game.interrupted,

@@ -36,16 +36,16 @@ PREFIX = "TB: "
 
 _WORDS = {
     "en": {
-        Color.RED: "red", Color.BLACK: "black", "both": "red and black",
+        Color.RED: "red", Color.BLACK: "black", "both": "either side",
         "wins": "{side} wins", "mate": "mate in {moves}", "then": ", ",
         "no_move": "{side} has no legal move", "draw": "draw",
-        "at_risk": "draw ({sides} may be forced to check or chase perpetually, which the rules may rule a loss)",
+        "at_risk": "draw (the perpetual check/chase rulings may turn it against {sides})",
     },
     "zh": {
-        Color.RED: "红", Color.BLACK: "黑", "both": "红黑双方",
+        Color.RED: "红", Color.BLACK: "黑", "both": "一方",
         "wins": "{side}胜", "mate": "{moves}步杀", "then": "，",
         "no_move": "{side}方无着可走", "draw": "和棋",
-        "at_risk": "和棋（{sides}方或须长将、长捉，按棋规可能判负）",
+        "at_risk": "和棋（长将、长捉的裁决或判{sides}负）",
     },
 }
 
