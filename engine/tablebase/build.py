@@ -3,12 +3,19 @@
     >>> from engine.tablebase import build_tables
     >>> reports = build_tables(["KRKA"], "tables")      # builds KRK.jjtb, then KRKA.jjtb
 
-The generator is the kernel's (ext/tb_gen.pxi); this module orders the work, wires the sub-tables, checks
-each new table with the verifier when asked, and writes the files (engine.tablebase.fileformat).
+The generator is the kernel's (ext/tb_gen.pxi). build_table is one table: it reads the sub-tables from
+their files, wires them, generates, checks the new table with the verifier when asked, and writes the
+file (engine.tablebase.fileformat). Each table is built from files alone, so that tables whose sub-tables
+are on disk can be built at once by other processes (engine.tablebase.runner); peak_bytes is what one
+build needs in memory.
 """
 from __future__ import annotations
 
+import functools
+import os
 import resource
+import socket
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,14 +23,18 @@ from typing import Callable, Iterable, Optional
 
 from .. import _core
 from ..fen import format_board
-from .errors import DamagedTableError, TablebaseError
+from .errors import DamagedTableError, MissingTableError, TablebaseError
 from .fileformat import SUFFIX, TableFile, write_table
-from .material import Material, dependencies
+from .material import Material, dependencies, sub_tables
 
 
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), the
 #: marks' two byte arrays (1 + 1), and the values' copy for the file (2 + 2). Sub-tables come on top.
 BYTES_PER_ENTRY = 10
+#: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays.
+SUB_TABLE_BYTES_PER_ENTRY = 4
+#: The process itself: the interpreter, the kernel and its move tables, a file's compressed bytes.
+PROCESS_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -35,9 +46,10 @@ class BuildReport:
     entries: int                 # per side to move
     seconds: float = 0.0
     passes: int = 0
-    peak_rss_mb: float = 0.0     # of the whole process, when the table was done
+    peak_rss_mb: float = 0.0     # of the process while it built this table (PeakMemory)
     file_bytes: int = 0
     statistics: tuple[dict, ...] = ()
+    where: str = ""              # host:pid of the process that built or read it
 
     @property
     def positions_per_second(self) -> float:
@@ -64,78 +76,112 @@ def load_table(path: Path, material: Material) -> "_core.TbTable":
     return table
 
 
-class Builder:
-    """Builds tables into one folder; a table built or read stays in memory while a later one needs it."""
+@functools.lru_cache(maxsize=None)
+def index_size(material: Material) -> int:
+    """Entries per side to move of a canonical material's table (its index alone: nothing allocated)."""
+    return new_table(material).size
 
-    def __init__(self, directory: Path, verify: bool = False,
-                 progress: Optional[Callable[[str], None]] = None) -> None:
-        self.directory = Path(directory)
-        self.verify = verify
-        self.progress = progress or (lambda message: None)
-        self.tables: dict[Material, "_core.TbTable"] = {}
 
-    def build(self, endings: Iterable[str]) -> list[BuildReport]:
-        """Build (or read) every table of the endings in dependency order. A table stays in memory only
-        while a table still to build captures into it."""
-        order: list[Material] = []
-        for ending in endings:
-            for material in dependencies(Material.parse(ending)):
-                if material not in order:
-                    order.append(material)
-        reports = []
-        for position, material in enumerate(order):
-            reports.append(self._obtain(material))
-            still_needed = {after.canonical()[0] for later in order[position + 1:] for _s, _t, after in later.captures()}
-            for done in [m for m in self.tables if m not in still_needed]:
-                del self.tables[done]
-        return reports
+def peak_bytes(material: Material) -> int:
+    """The estimate of a table's peak memory while it is built by build_table: its own arrays, its
+    sub-tables read from disk, and the process itself."""
+    subs = sum(index_size(sub) for sub in sub_tables(material))
+    return BYTES_PER_ENTRY * index_size(material) + SUB_TABLE_BYTES_PER_ENTRY * subs + PROCESS_BYTES
 
-    def _obtain(self, material: Material) -> BuildReport:
-        path = table_path(self.directory, material)
-        if path.exists():
+
+def read_table(directory: Path, material: Material) -> "_core.TbTable":
+    """A table of the folder, read whole. Raises MissingTableError, DamagedTableError."""
+    path = table_path(directory, material)
+    if not path.exists():
+        raise MissingTableError(f"no {material.name} table in {directory}: build it first")
+    return load_table(path, material)
+
+
+def build_table(directory: Path, material: Material, verify: bool = False,
+                progress: Optional[Callable[[str], None]] = None) -> BuildReport:
+    """Build one table into a folder, or reuse its file there, reading the sub-tables it needs from their
+    files (they must be built already: MissingTableError otherwise). The unit of work of a build plan
+    (engine.tablebase.plan): tables whose sub-tables are on disk can be built at once, in other processes
+    or on other machines sharing the folder."""
+    directory = Path(directory)
+    say = progress or (lambda message: None)
+    path = table_path(directory, material)
+    if path.exists():
+        try:
+            table = load_table(path, material)
+        except DamagedTableError as exc:
+            say(f"{exc}: building it again")
+        else:
+            say(f"{material.name}: reused {path}")
+            return BuildReport(material.name, True, table.size, file_bytes=path.stat().st_size,
+                               statistics=tuple(table.statistics()), where=_this_process())
+    return _generate(directory, material, path, verify, say)
+
+
+def _generate(directory: Path, material: Material, path: Path, verify: bool,
+              say: Callable[[str], None]) -> BuildReport:
+    """1. Read and wire the sub-tables; 2. generate; 3. verify (if asked); 4. write."""
+    peak = PeakMemory()
+    table = new_table(material)
+    read: dict[Material, "_core.TbTable"] = {}
+    for side, ptype, after in material.captures():
+        canon, flipped = after.canonical()
+        if canon.has_attackers and canon not in read:
+            read[canon] = read_table(directory, canon)
+        table.set_subtable(side, ptype, read.get(canon), flipped)
+    del read
+    say(f"{material.name}: generating {table.size:,} entries per side "
+        f"(about {peak_bytes(material) / 2**20:,.0f} MB at the peak)")
+    start = time.perf_counter()
+    passes = table.generate(_pass_reporter(material, say))
+    seconds = time.perf_counter() - start
+    if verify:
+        bad, where = table.verify()
+        if bad:
+            raise TablebaseError(f"{material.name}: the verifier found {bad} inconsistent entries ({where})")
+    statistics = table.statistics()
+    write_table(path, header_of(material, table, statistics, seconds, passes),
+                (table.values_bytes(0), table.values_bytes(1)))
+    say(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
+    return BuildReport(material.name, False, table.size, seconds, passes, peak.megabytes(),
+                       path.stat().st_size, tuple(statistics), _this_process())
+
+
+def _pass_reporter(material: Material, say: Callable[[str], None]) -> Callable[[int, int], None]:
+    """A progress line every few seconds while a large table is generated."""
+    report = _every_few_seconds(say)
+    return lambda number, frontier: report(f"{material.name}: pass {number}, {frontier:,} entries at "
+                                           f"distance {number - 1}")
+
+
+def _this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class PeakMemory:
+    """The peak resident memory of this process since it was made: Linux's VmHWM, reset through
+    /proc/self/clear_refs, so that each table of a long-lived process (a Dask worker) gets its own peak;
+    elsewhere the process's lifetime peak (getrusage)."""
+
+    def __init__(self) -> None:
+        try:
+            with open("/proc/self/clear_refs", "w") as handle:
+                handle.write("5")
+            self._resettable = True
+        except OSError:
+            self._resettable = False
+
+    def megabytes(self) -> float:
+        if self._resettable:
             try:
-                table = load_table(path, material)
-            except DamagedTableError as exc:
-                self.progress(f"{exc}: building it again")
-            else:
-                self.tables[material] = table
-                self.progress(f"{material.name}: reused {path}")
-                return BuildReport(material.name, True, table.size, file_bytes=path.stat().st_size,
-                                   statistics=tuple(table.statistics()))
-        return self._generate(material, path)
-
-    def _pass_reporter(self, material: Material) -> Callable[[int, int], None]:
-        """A progress line every few seconds while a large table is generated."""
-        report = _every_few_seconds(self.progress)
-        return lambda number, frontier: report(f"{material.name}: pass {number}, {frontier:,} entries at "
-                                               f"distance {number - 1}")
-
-    def _generate(self, material: Material, path: Path) -> BuildReport:
-        """1. Wire the sub-tables; 2. generate; 3. verify (if asked); 4. write."""
-        table = new_table(material)
-        for side, ptype, after in material.captures():
-            canon, flipped = after.canonical()
-            sub = self.tables.get(canon) if canon.has_attackers else None
-            if canon.has_attackers and sub is None:
-                raise TablebaseError(f"{material.name} needs {canon.name}, which is not built")
-            table.set_subtable(side, ptype, sub, flipped)
-        self.progress(f"{material.name}: generating {table.size:,} entries per side "
-                      f"(about {BYTES_PER_ENTRY * table.size / 2**20:,.0f} MB at the peak)")
-        start = time.perf_counter()
-        passes = table.generate(self._pass_reporter(material))
-        seconds = time.perf_counter() - start
-        if self.verify:
-            bad, where = table.verify()
-            if bad:
-                raise TablebaseError(f"{material.name}: the verifier found {bad} inconsistent entries ({where})")
-        statistics = table.statistics()
-        write_table(path, header_of(material, table, statistics, seconds, passes),
-                    (table.values_bytes(0), table.values_bytes(1)))
-        self.tables[material] = table
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        self.progress(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
-        return BuildReport(material.name, False, table.size, seconds, passes, peak, path.stat().st_size,
-                           tuple(statistics))
+                with open("/proc/self/status") as handle:
+                    for line in handle:
+                        if line.startswith("VmHWM:"):
+                            return int(line.split()[1]) / 1024
+            except OSError:
+                pass
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / (2**20 if sys.platform == "darwin" else 1024)
 
 
 def _every_few_seconds(report: Callable[[str], None], seconds: float = 5.0) -> Callable[[str], None]:
@@ -175,6 +221,13 @@ INDEX_LAYOUT = ("groups, most significant first: Red's general, advisors and ele
 
 def build_tables(endings: Iterable[str], directory, verify: bool = False,
                  progress: Optional[Callable[[str], None]] = None) -> list[BuildReport]:
-    """Build the tables of the endings (names or FENs) and of every table they depend on into a folder,
-    reusing the files already there. Returns one report per table, in build order."""
-    return Builder(Path(directory), verify, progress).build(endings)
+    """Build the tables of the endings (names or FENs) and of every table they depend on into a folder, one
+    after the other in this process, reusing the files already there. Returns one report per table, in
+    build order. (`jiangjun tb build` runs the same work as a plan, on a cluster if asked:
+    engine.tablebase.runner.)"""
+    order: list[Material] = []
+    for ending in endings:
+        for material in dependencies(Material.parse(ending)):
+            if material not in order:
+                order.append(material)
+    return [build_table(Path(directory), material, verify, progress) for material in order]

@@ -1,6 +1,9 @@
 """`jiangjun tb`: build endgame tables, show a position's table values.
 
-    jiangjun tb build ENDING... [-o DIR] [--verify]     ENDING: a name (KRKAABB) or a FEN
+    jiangjun tb build [ENDING...] [-o DIR] [--verify] [-cluster tcp://HOST:8786 | local:N]
+                                                        ENDING: a name (KRKAABB) or a FEN; none: the set
+    jiangjun tb list [--all]                            the set: each ending's size and memory; --all: and
+                                                        the endings left out, with why
     jiangjun tb show FEN [--tables DIR ...]            the shipped tables, and those of the folders given
     jiangjun tb info FILE...                            what a table file's header records
 """
@@ -14,10 +17,14 @@ from typing import IO, Optional, Sequence
 from ..errors import InvalidFenError
 from ..notation import to_chinese
 from ..position import Position
-from .build import BuildReport, build_tables
+from ..cluster import ClusterError
+from .build import BuildReport
+from .catalog import MEMORY_BUDGET, catalog
 from .errors import TablebaseError
 from .fileformat import TableFile
+from .plan import BuildPlan
 from .probe import open_tablebase
+from .runner import run_build
 
 DEFAULT_DIRECTORY = "tablebases"
 
@@ -26,12 +33,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jiangjun tb", description="Endgame tablebases: build tables, or show "
                                      "the table values of a position and of each of its moves.")
     sub = parser.add_subparsers(dest="command", required=True)
-    build = sub.add_parser("build", help="build the tables of endings, and those they depend on")
-    build.add_argument("endings", nargs="+", help="ending names (KRKAABB: each side's K then R N C P A B) or FENs")
+    build = sub.add_parser("build", help="build the tables of endings, and those they depend on (no ending: "
+                           "the whole set, as `jiangjun tb list` shows it)")
+    build.add_argument("endings", nargs="*", help="ending names (KRKAABB: each side's K then R N C P A B) or FENs")
     build.add_argument("-o", "--output", default=DEFAULT_DIRECTORY,
                        help=f"the folder of the tables (default {DEFAULT_DIRECTORY}); tables there are reused")
     build.add_argument("--verify", action="store_true",
                        help="check every new table against one ply of minimax before writing it")
+    build.add_argument("-cluster", "--cluster", metavar="SPEC",
+                       help="build independent tables on a Dask cluster: tcp://HOST:8786 (a running scheduler "
+                            "whose workers see the output folder under the same path) or local:N (N worker "
+                            "processes here); needs pip install 'jiangjun[cluster]'")
+    listing = sub.add_parser("list", help="print the set of endings `tb build` builds with no ending named")
+    listing.add_argument("--all", action="store_true", help="also the endings left out, and why")
     show = sub.add_parser("show", help="print a position's value and every legal move's")
     show.add_argument("fen", help="the position")
     show.add_argument("--tables", nargs="+", default=[],
@@ -49,22 +63,32 @@ def main(argv: Optional[Sequence[str]] = None, out: IO[str] = sys.stdout, err: I
             return _build(args, out, err)
         if args.command == "info":
             return _info(args, out)
+        if args.command == "list":
+            return _list(args, out)
         return _show(args, out)
     except BrokenPipeError:
         return 1
-    except (TablebaseError, InvalidFenError, OSError) as exc:
+    except (TablebaseError, InvalidFenError, OSError, ClusterError, ValueError) as exc:
         print(f"jiangjun tb: {exc}", file=err)
         return 2
 
 
 def _build(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    reports = build_tables(args.endings, args.output, verify=args.verify,
-                           progress=lambda text: print(text, file=err, flush=True))
+    plan = BuildPlan.of_endings(args.endings) if args.endings else BuildPlan.of_set()
+    result = run_build(plan, args.output, verify=args.verify, cluster=args.cluster, stream=err)
     print(f"{'table':<12}{'entries':>10}{'seconds':>9}{'pos/s':>10}{'bytes':>10}  "
           f"{'red to move W/D/L':<24}longest", file=out)
-    for report in reports:
+    for report in result.reports:
         print(_report_line(report), file=out)
-    return 0
+    if result.complete:
+        return 0
+    for name, error in result.failed.items():
+        print(f"jiangjun tb: {name} failed: {error}", file=err)
+    if result.waiting:
+        print(f"jiangjun tb: {len(result.waiting)} tables not built, waiting for those that failed: "
+              f"{', '.join(result.waiting[:10])}{' ...' if len(result.waiting) > 10 else ''}", file=err)
+    print("jiangjun tb: run the same command again to retry (the tables built are kept)", file=err)
+    return 1
 
 
 def _report_line(report: BuildReport) -> str:
@@ -75,6 +99,25 @@ def _report_line(report: BuildReport) -> str:
     seconds = "" if report.reused else f"{report.seconds:.2f}"
     return (f"{report.name:<12}{report.entries:>10,}{seconds:>9}{speed:>10}{report.file_bytes:>10,}  "
             f"{wdl:<24}{longest if longest >= 0 else '-'}")
+
+
+def _list(args: argparse.Namespace, out: IO[str]) -> int:
+    """The set, each ending with its entries and peak memory; --all: the endings left out too."""
+    entries = catalog()
+    members = [entry for entry in entries if entry.in_set]
+    print(f"{'ending':<14}{'entries/side':>15}{'peak MB':>10}  {'needs'}", file=out)
+    for entry in members:
+        print(f"{entry.name:<14}{entry.entries:>15,}{entry.peak_bytes / 2**20:>10,.0f}  {' '.join(entry.sub_tables)}",
+              file=out)
+    left = [entry for entry in entries if not entry.in_set]
+    print(f"{len(members):,} endings in the set, {sum(e.entries for e in members):,} entries per side; "
+          f"{len(left):,} left out (their build needs more than {MEMORY_BUDGET / 2**30:g} GiB)"
+          + ("" if args.all else ": --all lists them"), file=out)
+    if args.all:
+        for entry in left:
+            print(f"{entry.name:<14}{entry.entries:>15,}{entry.peak_bytes / 2**20:>10,.0f}  left out: "
+                  f"{entry.why_left_out}", file=out)
+    return 0
 
 
 def _show(args: argparse.Namespace, out: IO[str]) -> int:

@@ -169,6 +169,17 @@ def mirror_pieces(pieces) -> list[tuple[int, int, int, int]]:
     return [(side, ptype, 8 - file, rank) for side, ptype, file, rank in pieces]
 
 
+def sub_tables(material: Material) -> list[Material]:
+    """The canonical materials its captures lead to directly (the tables a build reads), without those
+    that have no attacker (always drawn)."""
+    found: list[Material] = []
+    for _side, _ptype, after in material.captures():
+        canon = after.canonical()[0]
+        if canon.has_attackers and canon not in found:
+            found.append(canon)
+    return found
+
+
 def dependencies(material: Material) -> list[Material]:
     """The canonical materials a table's captures lead to, recursively, in build order (sub-tables
     first, the material itself last); materials without an attacker (always drawn) are left out."""

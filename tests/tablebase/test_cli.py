@@ -16,7 +16,7 @@ def run(*args):
 def test_build_writes_the_tables_and_their_dependencies(tmp_path):
     code, out, err = run("build", "KRKA", "-o", str(tmp_path), "--verify")
     assert code == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRK.jjtb", "KRKA.jjtb"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRK.jjtb", "KRKA.jjtb", "build-state.json"]
     assert "KRKA" in out and "written" in err
     code, out, _ = run("build", "3k5/4r4/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "-o", str(tmp_path))  # a FEN: KRKA
     assert code == 0 and out.count("reused") == 2
