@@ -5,14 +5,12 @@ workers, with one of them killed mid-match, and when the runner itself is killed
 import io
 import os
 import signal
-import socket
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +18,7 @@ pytestmark = pytest.mark.slow
 distributed = pytest.importorskip("distributed")
 
 from support import TOOLS, engine_env, engine_on_pythonpath  # noqa: E402
+from support.dask_cluster import Cluster  # noqa: E402
 from support.driver import ENGINE_COMMAND as ENGINE  # noqa: E402
 from engine.client import EngineConfig  # noqa: E402
 from engine.cluster import ClusterError  # noqa: E402
@@ -39,66 +38,12 @@ WRAPPER = "jj-engine"      # on the PATH of worker "one" only
 ENGINE_DIR = tempfile.gettempdir()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _env() -> dict:
     """The scheduler's and the workers' environment: they unpickle the tasks, so they import `engine` (this
     checkout when it is built in place) and the data tools."""
     env = engine_env()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TOOLS), env.get("PYTHONPATH")]))
     return env
-
-
-class Cluster:
-    """A scheduler and named workers as subprocesses, each in its own session (killed as a group)."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.workdir = workdir
-        self.address = f"tcp://127.0.0.1:{_free_port()}"
-        self.processes: dict[str, subprocess.Popen] = {}
-        self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
-                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0"], _env())
-
-    def _start(self, name: str, args: list[str], env: dict) -> None:
-        log = open(self.workdir / f"{name}.log", "w")
-        self.processes[name] = subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=self.workdir, env=env,
-                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-
-    def start_worker(self, name: str, extra_path: str = "") -> None:
-        env = _env()
-        if extra_path:
-            env["PATH"] = extra_path + os.pathsep + env["PATH"]
-        self._start(name, ["worker", self.address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
-                           "--no-dashboard", "--no-nanny", "--death-timeout", "60"], env)
-
-    def wait_for(self, count: int) -> None:
-        with distributed.Client(self.address, timeout=30) as client:
-            client.wait_for_workers(count, timeout=60)
-            deadline = time.time() + 30
-            while len(client.scheduler_info()["workers"]) != count and time.time() < deadline:
-                time.sleep(0.1)
-            assert len(client.scheduler_info()["workers"]) == count
-
-    def worker_address(self, name: str) -> str:
-        with distributed.Client(self.address, timeout=30) as client:
-            workers = client.scheduler_info()["workers"]
-        return next(address for address, info in workers.items() if info["name"] == name)
-
-    def kill(self, name: str) -> None:
-        process = self.processes.pop(name)
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
-
-    def close(self) -> None:
-        for name in list(self.processes):
-            self.kill(name)
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +54,7 @@ def cluster(tmp_path_factory):
     wrapper = bindir / WRAPPER
     wrapper.write_text(f"#!/bin/sh\nexec {ENGINE} \"$@\"\n")
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    cluster = Cluster(workdir)
+    cluster = Cluster(workdir, _env)
     try:
         cluster.start_worker("one", extra_path=str(bindir))
         cluster.start_worker("two")

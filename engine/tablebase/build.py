@@ -28,13 +28,15 @@ from .fileformat import SUFFIX, TableFile, write_table
 from .material import Material, dependencies, sub_tables
 
 
-#: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), the
-#: marks' two byte arrays (1 + 1), and the values' copy for the file (2 + 2). Sub-tables come on top.
-BYTES_PER_ENTRY = 10
+#: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
+#: the values' copy for the file (2 + 2) while it is written. The draw marks' two byte arrays (1 + 1) come
+#: and go before. Measured: docs/tablebases.md#memory.
+BYTES_PER_ENTRY = 8
 #: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays.
 SUB_TABLE_BYTES_PER_ENTRY = 4
-#: The process itself: the interpreter, the kernel and its move tables, a file's compressed bytes.
-PROCESS_BYTES = 64 * 2**20
+#: The process itself (the interpreter and the kernel: 21 MB in a process of its own, 64 MB in a Dask
+#: worker) and the LZMA compressor of the file (17 MB).
+PROCESS_BYTES = 96 * 2**20
 
 
 @dataclass(frozen=True)

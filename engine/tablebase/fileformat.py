@@ -63,7 +63,9 @@ def write_table(path: Path, header: dict[str, Any], sides: tuple[bytes, bytes]) 
     header = dict(header, format_version=FORMAT_VERSION, index_scheme=INDEX_SCHEME, rules=RULES,
                   metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6")
     header_bytes = json.dumps(header, sort_keys=True).encode()
-    blocks = [[data[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)] for data in sides]
+    # Views, not copies: a large table's values are not held twice more while they are compressed.
+    blocks = [[memoryview(data)[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)]
+              for data in sides]
     packed = [[_compress(block) for block in side] for side in blocks]
     offset = _PREFIX.size + len(header_bytes) + 4 + _BLOCK.size * sum(len(side) for side in blocks)
     table = bytearray()
