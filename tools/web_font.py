@@ -8,7 +8,8 @@ writes, into engine/web/static/:
 
 * ``jiangjun-kai.woff2`` -- AR PL UKai CN cut down to the characters of the page: the words of
   index.html and i18n.js, the board's numerals and river, the Chinese notation's tables
-  (engine/notation/chinese.py) and the shipped book's opening names. The page's CSS names it
+  (engine/notation/chinese.py), the shipped book's opening names and the endgame tables' words
+  (engine/tablebase/describe.py). The page's CSS names it
   "Jiangjun Kai" after the fonts a system may have;
 * ``pieces.js`` -- the outlines of the fourteen pieces' characters (帥仕相傌俥炮兵 將士象馬車砲卒), centred on
   (0, 0) in font units, y down: the board draws them as paths, so that a piece never depends on a font.
@@ -70,12 +71,19 @@ def notation_words() -> list[str]:
     return words
 
 
+def tablebase_words() -> list[str]:
+    """The endgame tables' words in every language (the server sends the page a position's value in them)."""
+    from engine.tablebase.describe import all_words
+
+    return all_words()
+
+
 def page_characters() -> str:
     """Every character beyond ASCII that the page can show, sorted."""
     characters = set()
     for name in PAGE_FILES:
         characters |= shown((STATIC / name).read_text(encoding="utf-8"))
-    for text in notation_words() + opening_names() + list(PIECE_CHARACTERS.values()):
+    for text in notation_words() + opening_names() + tablebase_words() + list(PIECE_CHARACTERS.values()):
         characters |= shown(text)
     return "".join(sorted(characters))
 

@@ -5,7 +5,8 @@ value and the table's best moves (engine.tablebase; the words are engine.tableba
 The tables read are those of the folders or files of ``--tables``, then the tables shipped in the package;
 ``--no-tables`` reads none. A position the tables do not hold (a material without a table, a piece where no
 table has a point) shows nothing. A damaged table file is said once, in one warning line, and the analysis goes
-on without it; a sub-table missing for the moves leaves the position's value alone.
+on without it; a sub-table missing for the moves leaves the position's value alone. The browser board
+(engine.web.tables) looks up its positions here too.
 """
 from __future__ import annotations
 
@@ -47,21 +48,25 @@ def table_score(value: TableValue) -> Score:
 
 
 class Tables:
-    """The tables of a run (none with --no-tables), looked up position by position."""
+    """The tables of a run (none with --no-tables), looked up position by position, with the `shown` best
+    moves of each; `warn` is told of each damaged table file once."""
 
-    def __init__(self, tablebase: Optional[Tablebase], warn: Callable[[str], None]) -> None:
+    def __init__(self, tablebase: Optional[Tablebase], warn: Callable[[str], None],
+                 shown: int = SHOWN_MOVES) -> None:
         self._tablebase = tablebase
         self._warn = warn
+        self._shown = shown
         self._warned: set[str] = set()
 
     @classmethod
-    def open(cls, paths: Sequence[str], enabled: bool, warn: Callable[[str], None]) -> "Tables":
+    def open(cls, paths: Sequence[str], enabled: bool, warn: Callable[[str], None],
+             shown: int = SHOWN_MOVES) -> "Tables":
         """The folders or files `paths`, then the shipped tables; nothing when not `enabled`. Raises
         AnalyzeError for a path that is neither a folder nor a table file."""
         if not enabled:
-            return cls(None, warn)
+            return cls(None, warn, shown)
         try:
-            return cls(open_tablebase(list(paths)), warn)
+            return cls(open_tablebase(list(paths)), warn, shown)
         except TablebaseError as exc:
             raise AnalyzeError(f"--tables: {exc}") from None
 
@@ -83,7 +88,7 @@ class Tables:
             return None
         moves: Iterable[tuple[str, TableValue]] = ()
         try:
-            moves = tablebase.best_moves(position)[:SHOWN_MOVES]
+            moves = tablebase.best_moves(position)[:self._shown]
         except DamagedTableError as exc:
             self._damaged(exc)
         except TablebaseError:            # a sub-table the moves lead to is missing: the value alone

@@ -8,6 +8,7 @@ The modules, one job each:
   engine.client's SimpleEngine: started on first use, restarted after a crash or hang, its lines turned into
   what the page shows;
 * :mod:`.review` -- the review of a whole game (jiangjun analyze's annotation), one graph point at a time;
+* :mod:`.tables` -- the endgame tables' value and best moves of the position the page shows;
 * :mod:`.protocol` -- what the page may send: each request type's fields, kinds and bounds, checked whole;
 * :mod:`.app` -- the Starlette application: the static page, and one WebSocket per tab (with a cap);
 * :mod:`.cli` -- the command line, uvicorn, and opening the browser;

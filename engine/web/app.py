@@ -6,8 +6,9 @@ ended when the socket closes. At most `max_tabs` run at once; a tab beyond the c
 The page sends JSON requests ``{"type": ..., ...}``, each checked whole by engine.web.protocol before
 anything is done, and receives ``state`` (the whole game after every change), ``lines`` (analysis while an
 engine thinks), ``error`` (a message to show; the game is kept), ``warning`` (what a file opened did not
-read), ``file`` (a PGN or SVG to save) and ``status`` (what the engine is doing). Every request the server
-cannot use gets one ``error``. The engine's command is the server's configuration only: no message names a
+read), ``file`` (a PGN or SVG to save), ``status`` (what the engine is doing) and ``tablebase`` (the endgame
+tables' value of the position the page asked for: engine.web.tables). Every request the server cannot use
+gets one ``error``. The engine's command is the server's configuration only: no message names a
 program.
 
 The tabs share one event loop, so nothing a tab asks may hold it: requests are served one at a time per tab
@@ -39,6 +40,7 @@ from ..server.strength import FULL_STRENGTH
 from .game import WebGame, WebInputError
 from .protocol import SETTINGS, BadRequest, decode
 from .seat import STOP_WAIT, EngineFailure, EngineHung, EngineSeat, EngineSpec, line_json
+from .tables import TableSource
 
 logger = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -77,6 +79,7 @@ class Settings:
 class ServerConfig:
     engine: EngineSpec = field(default_factory=EngineSpec.builtin)
     max_tabs: int = DEFAULT_MAX_TABS
+    tables: TableSource = field(default_factory=TableSource)     # the endgame tables, shared by the tabs
 
 
 async def in_thread(function: Callable, *args: Any) -> Any:
@@ -220,6 +223,10 @@ class Tab:
     async def on_save_svg(self, request: dict) -> None:
         text = await asyncio.to_thread(self.game.svg, request.get("flip", False))
         await self.send({"type": "file", "name": "position.svg", "mime": "image/svg+xml", "text": text})
+
+    async def on_tablebase(self, request: dict) -> None:
+        # on a worker thread: the first look at a table reads and checks its file
+        await self.send(await asyncio.to_thread(self.config.tables.answer, request["fen"]))
 
     def _refuse_while_engine_moves(self) -> None:
         if self.task_kind == "move" and self.task is not None and not self.task.done():

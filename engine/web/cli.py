@@ -5,6 +5,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from ..analyze.errors import AnalyzeError
 from ..client import PROTOCOLS
 
 
@@ -20,6 +21,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "--engine /usr/games/fairy-stockfish proto=ucci (default protocol: auto)")
     parser.add_argument("--max-tabs", type=int, default=None,
                         help="tabs (each with its own engine) that may be open at once (default 4)")
+    tables = parser.add_mutually_exclusive_group()
+    tables.add_argument("--tables", nargs="+", default=[], metavar="DIR",
+                        help="folders (or .jjtb files) of endgame tables, read before the tables shipped in "
+                             "the package")
+    tables.add_argument("--no-tables", action="store_true", help="show no endgame table values")
     parser.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     args = parser.parse_args(argv)
     try:
@@ -28,6 +34,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .app import DEFAULT_MAX_TABS, ServerConfig, create_app
         from .protocol import MAX_FRAME_BYTES, MAX_QUEUED_FRAMES
         from .seat import EngineSpec
+        from .tables import TableSource
     except ImportError as exc:
         print(f"jiangjun web: {exc.name or exc} is missing; install the web extra: pip install 'jiangjun[web]'",
               file=sys.stderr)
@@ -38,7 +45,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             spec = _engine_spec(args.engine)
         except ValueError as exc:
             parser.error(str(exc))
-    config = ServerConfig(engine=spec, max_tabs=args.max_tabs or DEFAULT_MAX_TABS)
+    try:
+        tables = TableSource(args.tables, enabled=not args.no_tables)
+    except AnalyzeError as exc:
+        parser.error(str(exc))
+    config = ServerConfig(engine=spec, max_tabs=args.max_tabs or DEFAULT_MAX_TABS, tables=tables)
     app = create_app(config)
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                                            ws_max_size=MAX_FRAME_BYTES, ws_max_queue=MAX_QUEUED_FRAMES))

@@ -147,6 +147,7 @@ REQUESTS: dict[str, RequestType] = {
     "review": RequestType(),
     "save_pgn": RequestType({"notation": Choice(NOTATIONS)}),
     "save_svg": RequestType({"flip": Flag()}),
+    "tablebase": RequestType({"fen": Text(MAX_FEN_CHARS)}, frozenset({"fen"})),
 }
 
 

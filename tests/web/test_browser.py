@@ -373,3 +373,65 @@ def test_the_socket_refuses_bad_requests_and_keeps_the_game(server):
         assert state["settings"]["multipv"] == 3                   # refused above: unchanged
         assert "engine" not in state["settings"]
         assert [m["iccs"] for m in state["moves"]] == ["h2e2"]
+
+
+def test_the_endgame_tables_value_is_shown_in_the_pages_language(page):
+    """A KNKA position: the analysis panel shows the table's value and best moves (the server's `tablebase`
+    answer), in Chinese then in English, for the game's position while playing, an earlier one played through,
+    and one clicked in a review; a position outside the tables shows none."""
+    from engine.tablebase import open_tablebase
+    from engine.tablebase.describe import tb_text
+
+    knka = "9/9/3ak4/9/9/9/9/9/9/N2K5 w - - 0 1"                 # Red mates in 19 moves
+    line = page.locator("#tb-line")
+    page.fill("#paste", knka)
+    page.click("#new-from-fen")
+    wait_state(page, f"state.start_fen === '{knka}'")
+    page.wait_for_selector("#tablebase:not([hidden])", timeout=WAIT_MS)
+    assert line.inner_text() == "TB: 红胜，19步杀"
+    moves = page.locator("#tb-moves .tb-move")
+    assert moves.count() == 3 and "马九进八" in moves.all_inner_texts()[1]
+    assert all("红胜，19步杀" in text for text in moves.all_inner_texts())
+    page.click("#lang")
+    assert line.inner_text() == "TB: red wins, mate in 19"
+    assert all("red wins, mate in 19" in text for text in moves.all_inner_texts())
+    page.select_option("#notation", "iccs")
+    assert moves.first.inner_text().startswith("d0d1")
+    # playing against the engine: the position after its reply
+    page.select_option("#mode", "play")
+    wait_state(page, "state.settings.mode === 'play'")
+    click_move(page, "a0b2")
+    wait_state(page, "state.moves.length === 2")
+    position = Position(page.evaluate("state.fen"))
+    expected = tb_text(open_tablebase().probe(position), position.turn)
+    page.wait_for_function("text => document.getElementById('tb-line').textContent === text", arg=expected,
+                           timeout=WAIT_MS)
+    # an earlier position, played through
+    page.click("#nav-first")
+    page.wait_for_function("document.getElementById('tb-line').textContent === 'TB: red wins, mate in 19'",
+                           timeout=WAIT_MS)
+    page.click("#lang")
+    page.wait_for_function("document.getElementById('tb-line').textContent === 'TB: 红胜，19步杀'", timeout=WAIT_MS)
+    # a position clicked in the review: after 马九进八, Black to move is mated in 18 of Red's moves
+    page.select_option("#mode", "free")
+    page.click("#nav-last")
+    page.click("#review-start")
+    page.wait_for_function("review && review.summary", timeout=WAIT_MS)
+    page.locator('#graph .graph-point[data-ply="1"]').click()
+    page.wait_for_function("document.getElementById('tb-line').textContent === 'TB: 红胜，18步杀'", timeout=WAIT_MS)
+    # outside the tables: nothing
+    page.click("#new")
+    wait_state(page, "state.moves.length === 0 && state.start_fen.startsWith('rnbakabnr')")
+    page.wait_for_selector("#tablebase", state="hidden", timeout=WAIT_MS)
+
+
+def test_the_page_works_without_the_tablebase_answer(page):
+    """The page asks the server for the table's value of each position it shows; when no answer comes (a server
+    that does not know the request), it shows none and goes on."""
+    page.evaluate("""() => { const real = receive; window.receive = m => { if (m.type !== 'tablebase') real(m); }; }""")
+    page.evaluate("""() => { socket.onmessage = event => receive(JSON.parse(event.data)); }""")
+    page.fill("#paste", "9/9/3ak4/9/9/9/9/9/9/N2K5 w - - 0 1")
+    page.click("#new-from-fen")
+    wait_state(page, "state.start_fen.startsWith('9/9/3ak4')")
+    click_move(page, "a0b2")
+    assert page.locator("#tablebase").is_hidden()

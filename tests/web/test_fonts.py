@@ -57,7 +57,7 @@ def test_the_font_is_shipped_with_its_licence():
 
 def test_the_page_characters_include_its_words_and_the_notation():
     characters = web_font.page_characters()
-    for word in ("悔棋", "炮二平五", "马8进7", "楚河汉界", "帥將傌俥", "中炮局", "长将判负"):
+    for word in ("悔棋", "炮二平五", "马8进7", "楚河汉界", "帥將傌俥", "中炮局", "长将判负", "红胜，23步杀", "裁决（）"):
         assert all(ch in characters for ch in word if ord(ch) > 0x7E), word
     assert not any(ch.isascii() for ch in characters)
 

@@ -8,6 +8,8 @@ let lines = [];            // the latest analysis lines
 let socket = null;
 let refused = false;
 let review = null;         // {moves: [...iccs], points: {ply: point}, summary} of the game reviewed
+let tableFen = null;       // the position shown, whose endgame table value was asked for
+let table = null;          // the server's "tablebase" answer for tableFen (none: not in the tables, or not yet)
 let messageTimer = null;
 let LEVEL_ELO = {};        // level -> Elo, from the server's table (docs/levels.md)
 
@@ -59,6 +61,8 @@ function receive(message) {
     LEVEL_ELO = message.levels || {}; labelLevels();
   } else if (message.type === "file") {
     download(message.name, message.mime, message.text);
+  } else if (message.type === "tablebase") {
+    if (message.fen === tableFen) { table = message; drawTable(); }    // else an answer for a position left
   }
 }
 
@@ -121,6 +125,7 @@ function drawState() {
               last: shown > 0 ? moves[shown - 1].iccs : null, check: atEnd ? state.check : null });
   $("play-from-here").hidden = atEnd;
   $("fen").textContent = fen;
+  askTable(fen);
   // the move list: numbered pairs; a Black first move gets a "…" before it
   const list = $("moves");
   list.innerHTML = "";
@@ -210,6 +215,33 @@ function drawLines() {
   }
 }
 
+// -- the endgame tables: the server's value of the position shown, asked for each new one ------------------
+function askTable(fen) {
+  if (fen === tableFen) return;
+  tableFen = fen; table = null; drawTable();
+  send({ type: "tablebase", fen });
+}
+
+function drawTable() {
+  const box = $("tablebase");
+  if (!table || !table.value || !table.line) { box.hidden = true; return; }
+  $("tb-line").textContent = table.line[LANG] || table.line.en;
+  const list = $("tb-moves");
+  list.innerHTML = "";
+  const notation = $("notation").value;
+  for (const move of table.moves || []) {
+    const item = document.createElement("span");
+    item.className = "tb-move"; item.dataset.move = move.iccs;
+    const text = document.createElement("span");
+    text.textContent = move[notation] || move.iccs;
+    const value = document.createElement("span");
+    value.className = "tb-value"; value.textContent = move.text ? (move.text[LANG] || move.text.en) : "";
+    item.append(text, value);
+    list.appendChild(item);
+  }
+  box.hidden = false;
+}
+
 function labelLevels() {
   for (const option of $("level").options) {
     const i = +option.value;
@@ -236,10 +268,10 @@ function setup() {
   for (const id of ["mode", "engine-color", "level", "movetime", "multipv"]) {
     $(id).addEventListener("change", () => send({ type: "settings", ...settings() }));
   }
-  $("notation").addEventListener("change", () => { drawState(); drawLines(); });
+  $("notation").addEventListener("change", () => { drawState(); drawLines(); drawTable(); });
   $("lang").addEventListener("click", () => {
     LANG = LANG === "zh" ? "en" : "zh"; localStorage.setItem("jiangjun-lang", LANG);
-    applyLanguage(); labelLevels(); drawState(); drawLines(); drawGraph();
+    applyLanguage(); labelLevels(); drawState(); drawLines(); drawGraph(); drawTable();
   });
   $("new").addEventListener("click", () => send({ type: "new" }));
   $("undo").addEventListener("click", () => send({ type: "undo" }));
