@@ -7,8 +7,10 @@ and the figures.
     >>> build_tables(["KRKA"], "tables")
     >>> tb = open_tablebase("tables")
     >>> tb.probe_wdl(position), tb.probe_dtm(position), tb.best_moves(position)
+    >>> tb_text(tb.probe(position), position.turn, "zh")       # 'TB: 红胜，19步杀' (engine.tablebase.describe)
 """
 from .build import BuildReport, build_tables
+from .describe import tb_text
 from .errors import DamagedTableError, MissingTableError, OutsideTableError, TablebaseError, UnknownEndingError
 from .material import Material, canonical_name
 from .probe import Tablebase, open_tablebase
@@ -18,5 +20,5 @@ from .values import TableValue, Wdl
 __all__ = [
     "BuildReport", "DamagedTableError", "SHIPPED_DIRECTORY", "SHIPPED_ENDINGS", "Material", "MissingTableError", "OutsideTableError", "TableValue",
     "Tablebase", "TablebaseError", "UnknownEndingError", "Wdl", "build_tables", "canonical_name",
-    "open_tablebase",
+    "open_tablebase", "tb_text",
 ]
