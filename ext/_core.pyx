@@ -22,10 +22,12 @@ include "params.pxi"
 include "tt.pxi"
 include "movepick.pxi"
 include "correction.pxi"
+include "tb_index.pxi"      # endgame tablebases: the index of a table, and what an entry means
+include "tb_probe.pxi"      # the tables the search probes (ProbeTables)
 include "search.pxi"
 include "api.pxi"
 include "searcher.pxi"
-include "tb.pxi"            # endgame tablebases (engine.tablebase); not used by the search
+include "tb.pxi"            # endgame tablebases: building and reading tables (engine.tablebase)
 include "testing.pxi"      # the test API (`testing`), apart from the files the engine runs
 
 init_tables()

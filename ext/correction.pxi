@@ -20,10 +20,10 @@ cdef inline int16_t* correction_slot(CorrectionHistory* c, Pos* p) noexcept nogi
 cdef inline int corrected_eval(CorrectionHistory* c, Pos* p, int value) noexcept nogil:
     """A static evaluation of the current position with its structure's correction added."""
     value += correction_slot(c, p)[0] // param[CORRECTION_GRAIN]
-    if value >= VALUE_MATE_IN_MAX:
-        return VALUE_MATE_IN_MAX - 1
-    if value <= -VALUE_MATE_IN_MAX:
-        return -VALUE_MATE_IN_MAX + 1
+    if value > VALUE_EVAL_MAX:
+        return VALUE_EVAL_MAX
+    if value < -VALUE_EVAL_MAX:
+        return -VALUE_EVAL_MAX
     return value
 
 

@@ -492,11 +492,11 @@ cdef int nnue_evaluate_from_scratch(NnueNetwork* net, Pos* p, int16_t* scratch) 
 
 
 cdef inline int clamp_to_eval_range(int value) noexcept nogil:
-    """Keep a network's output clear of the mate scores (the search's bounds assume it)."""
-    if value >= VALUE_MATE_IN_MAX:
-        return VALUE_MATE_IN_MAX - 1
-    if value <= -VALUE_MATE_IN_MAX:
-        return -VALUE_MATE_IN_MAX + 1
+    """Keep a network's output clear of the table wins and mates (the search's bounds assume it)."""
+    if value > VALUE_EVAL_MAX:
+        return VALUE_EVAL_MAX
+    if value < -VALUE_EVAL_MAX:
+        return -VALUE_EVAL_MAX
     return value
 
 

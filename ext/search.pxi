@@ -1,11 +1,11 @@
 # The search: iterative deepening with aspiration windows over a principal-variation alpha-beta search,
 # quiescence, null move, ProbCut, late move reductions, check and singular extensions, mate distance
-# pruning, and the rules (repetition rulings, the natural limit) applied at every node. Its numbers are
-# the tuning parameters of params.pxi. The root's moves are a list (RootMove) holding what the search
-# found for each; MultiPV searches its lines one after another in it. Several workers may search the
-# same root at once, sharing the transposition table (tt.pxi; Lazy SMP); each orders its moves with its
-# own killers and histories (movepick.pxi) and corrects its static evaluations with its own correction
-# history (correction.pxi).
+# pruning, the rules (repetition rulings, the natural limit) applied at every node, and the endgame
+# tables probed after captures (tb_probe.pxi). Its numbers are the tuning parameters of params.pxi. The
+# root's moves are a list (RootMove) holding what the search found for each; MultiPV searches its lines
+# one after another in it. Several workers may search the same root at once, sharing the transposition
+# table (tt.pxi; Lazy SMP); each orders its moves with its own killers and histories (movepick.pxi) and
+# corrects its static evaluations with its own correction history (correction.pxi).
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.math cimport log
@@ -27,6 +27,7 @@ cdef enum:
     NS_PER_MS = 1000000
     MS_PER_SECOND = 1000
     MULTI_CUT = 100               # singular_extension's answer when the node fails high on two moves
+    TB_EXTRA_DEPTH = 6            # a table's result is stored this much deeper than its node (Stockfish's)
 
 
 cdef struct RootMove:
@@ -53,6 +54,9 @@ cdef struct Shared:
     # Python callable), from root_report_ns on (0: no reports).
     int64_t root_report_ns
     void* on_root_move
+    # The endgame tables probed below the root (tb_probe.pxi; NULL: none) from this depth on.
+    TbStore* tables
+    int tb_probe_depth
 
 
 cdef struct Worker:
@@ -62,6 +66,7 @@ cdef struct Worker:
     int root_ply
     uint64_t nodes
     uint64_t qnodes          # of `nodes`, those of quiescence (Searcher.quiescence_nodes)
+    uint64_t tbhits          # the probes of the endgame tables that gave a value
     int seldepth
     OrderingTables ordering
     CorrectionHistory correction
@@ -290,7 +295,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     tte = tt_probe(&w.shared.tt, key)
     if tte != NULL:
         tt_move = tte.move
-        score = score_from_tt(tte.score, ply)
+        score = limit_table_score(score_from_tt(tte.score, ply), p.hist[p.ply].rule60)
         if (tte.bound == BOUND_EXACT or (tte.bound == BOUND_LOWER and score >= beta)
                 or (tte.bound == BOUND_UPPER and score <= alpha)):
             return score
@@ -414,7 +419,7 @@ cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture,
         return (lmr_depth < param[CAPTURE_FUTILITY_MAX_DEPTH]
                 and static_eval + capture_futility_margin(lmr_depth) + SEE_VALUE[PIECE_TYPE[w.pos.board[move_to(move)]]]
                 <= alpha)
-    if alpha <= -VALUE_MATE_IN_MAX:
+    if alpha <= -VALUE_TB_WIN_IN_MAX:
         return False
     history = order_score if order_score < SCORE_KILLER else 0
     lmr_depth = reduced_depth(depth, searched)
@@ -469,7 +474,7 @@ cdef bint try_null_move(Worker* w, int beta, int depth, int ply, bint cut_node, 
         score[0] = 0
         return True
     if value >= beta:
-        score[0] = beta if value >= VALUE_MATE_IN_MAX else value
+        score[0] = beta if value >= VALUE_TB_WIN_IN_MAX else value   # a pass proves no mate, no table win
         return True
     return False
 
@@ -506,7 +511,7 @@ cdef bint try_probcut(Worker* w, int beta, int depth, int ply, bint cut_node, bi
             return True
         if value >= bound:
             tt_store(&w.shared.tt, key, score_to_tt(value, ply), move, probcut_depth + 1, BOUND_LOWER)
-            score[0] = value - (bound - beta) if value < VALUE_MATE_IN_MAX else value
+            score[0] = value - (bound - beta) if value < VALUE_TB_WIN_IN_MAX else value
             return True
     return False
 
@@ -570,7 +575,7 @@ cdef inline void correct_static_eval(Worker* w, int best, int best_move, int sta
         return
     if (best >= beta and best <= static_eval) or (best_move == 0 and best >= static_eval):
         return
-    if best > -VALUE_MATE_IN_MAX and best < VALUE_MATE_IN_MAX:
+    if best > -VALUE_TB_WIN_IN_MAX and best < VALUE_TB_WIN_IN_MAX:
         learn_correction(&w.correction, &w.pos, best - static_eval, depth)
 
 
@@ -581,6 +586,24 @@ cdef inline void update_pv(Worker* w, int ply, int move) noexcept nogil:
     for k in range(w.pv_len[ply + 1]):
         w.pv[ply][k + 1] = w.pv[ply + 1][k]
     w.pv_len[ply] = w.pv_len[ply + 1] + 1
+
+
+cdef int probe_tables(Worker* w, int depth, int ply, int* bound) noexcept nogil:
+    """The endgame tables' score of a node (tb_probe.pxi) reached by a capture, at least
+    tb_probe_depth deep, with its bound in bound[0]; bound[0] is 0 when no table decides the node (none
+    loaded, no capture, no table of its material, an unsure entry): search on. A capture, because no
+    position before it can come back, so the table's value is the node's whatever the game record holds."""
+    cdef Pos* p = &w.pos
+    cdef int plies = 0, wdl
+    bound[0] = 0
+    if w.shared.tables == NULL or depth < w.shared.tb_probe_depth or not p.hist[p.ply - 1].captured:
+        return 0
+    wdl = tb_probe_position(w.shared.tables, p, &plies)
+    if wdl == TB_WDL_UNSURE:
+        return 0
+    w.tbhits += 1
+    bound[0] = BOUND_LOWER if wdl == TB_WDL_WIN else (BOUND_UPPER if wdl == TB_WDL_LOSS else BOUND_EXACT)
+    return table_score(wdl, plies, ply)
 
 
 cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok, bint cut_node) noexcept nogil:
@@ -599,6 +622,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     cdef int original_alpha = alpha
     cdef int excluded = w.singular_excluded[ply]
     cdef int extension, tt_score = 0, tt_depth = 0, tt_bound = 0
+    cdef int tb_value, tb_bound = 0, tb_floor = -VALUE_INF, tb_cap = VALUE_INF
     cdef uint64_t key, nodes_before
     cdef TTEntry* tte
 
@@ -636,7 +660,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     tte = tt_probe(&w.shared.tt, key) if not excluded else NULL
     if tte != NULL:
         tt_move = tte.move
-        tt_score = score_from_tt(tte.score, ply)
+        tt_score = limit_table_score(score_from_tt(tte.score, ply), p.hist[p.ply].rule60)
         tt_depth = tte.depth
         tt_bound = tte.bound
         if ply > 0 and not pv_node and tte.depth >= depth:
@@ -644,11 +668,29 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
                     or (tte.bound == BOUND_UPPER and tt_score <= alpha)):
                 return tt_score
 
+    # Step 4b. The endgame tables, right after a capture (probe_tables); not at the root (the engine's
+    # facade asks the tables there) nor in a singular-extension search. A win is a lower bound (the
+    # search may still find a real mate), a loss an upper one, a draw exact. At a PV node that the table
+    # does not decide the search goes on within them (Stockfish's way).
+    if ply > 0 and not excluded:
+        tb_value = probe_tables(w, depth, ply, &tb_bound)
+        if tb_bound and (tb_bound == BOUND_EXACT or (tb_bound == BOUND_LOWER and tb_value >= beta)
+                         or (tb_bound == BOUND_UPPER and tb_value <= alpha)):
+            tt_store(&w.shared.tt, key, score_to_tt(tb_value, ply), 0,
+                     min(depth + TB_EXTRA_DEPTH, MAX_PLY - 1), tb_bound)
+            return tb_value
+        if tb_bound and pv_node:
+            if tb_bound == BOUND_LOWER:
+                tb_floor = tb_value
+                alpha = max(alpha, tb_value)
+            else:
+                tb_cap = tb_value
+
     # Step 5. Pruning on the static evaluation: reverse futility, razoring and null move. `improving`:
     # the evaluation is better than two plies ago, so that fail-highs are likelier and pruning can be
     # bolder. They judge by an estimate of the node's score: the static evaluation, or with tt_eval the
     # table's score where its bound says the true score lies beyond the evaluation on that side (as
-    # Stockfish does; not a mate score). A side with no chariot, horse or cannon may have no move at all
+    # Stockfish does; not a mate or table score). A side with no chariot, horse or cannon may have no move at all
     # (a loss), which the pruning below would miss: look first. Elsewhere a stalemate is too rare to pay
     # for the test.
     if not in_check and ply > 0 and not has_big_pieces(p, p.side) and not has_legal_move(p, False):
@@ -658,11 +700,11 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     improving = not in_check and (ply < 2 or static_eval > w.static_evals[ply - 2])
     if not in_check and ply > 0 and not pv_node:
         estimate = static_eval
-        if (param[TT_EVAL] and tte != NULL and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX
+        if (param[TT_EVAL] and tte != NULL and tt_score > -VALUE_TB_WIN_IN_MAX and tt_score < VALUE_TB_WIN_IN_MAX
                 and (tt_bound & (BOUND_LOWER if tt_score > static_eval else BOUND_UPPER))):
             estimate = tt_score
         if (depth <= param[RFP_MAX_DEPTH] and estimate - reverse_futility_margin(depth, improving) >= beta
-                and beta < VALUE_MATE_IN_MAX):
+                and beta < VALUE_TB_WIN_IN_MAX):
             return estimate
         if depth <= param[RAZOR_MAX_DEPTH] and estimate + param[RAZOR_MARGIN] * depth <= alpha:
             score = qsearch(w, alpha, beta, ply)
@@ -674,7 +716,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
 
     # Step 6. ProbCut; not when the table already says that a search nearly as deep stays below its bound.
     if (not pv_node and not in_check and not excluded and depth >= param[PROBCUT_MIN_DEPTH]
-            and beta > -VALUE_MATE_IN_MAX and beta < VALUE_MATE_IN_MAX
+            and beta > -VALUE_TB_WIN_IN_MAX and beta < VALUE_TB_WIN_IN_MAX
             and not (tt_bound and tt_depth > depth - param[PROBCUT_REDUCTION]
                      and tt_score < probcut_beta(beta, improving))
             and try_probcut(w, beta, depth, ply, cut_node, improving, static_eval, tt_move, key, &score)):
@@ -695,10 +737,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     may_extend = ply < param[EXTENSION_PLY_FACTOR] * w.root_depth
     singular_candidate = (ply > 0 and may_extend and not excluded and depth >= param[SINGULAR_MIN_DEPTH]
                           and tt_depth >= depth - param[SINGULAR_TT_DEPTH_MARGIN] and (tt_bound & BOUND_LOWER)
-                          and tt_score > -VALUE_MATE_IN_MAX and tt_score < VALUE_MATE_IN_MAX)
+                          and tt_score > -VALUE_TB_WIN_IN_MAX and tt_score < VALUE_TB_WIN_IN_MAX)
 
-    # Step 8. The move loop.
-    best = -VALUE_INF
+    # Step 8. The move loop; a PV node the tables call won scores at least the table's win.
+    best = tb_floor
     best_move = 0
     for i in range(ml.count):
         move = pick_move(&ml, scores, i)
@@ -776,10 +818,12 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
     if not in_check and not excluded:
         correct_static_eval(w, best, best_move, static_eval, beta, depth)
 
-    # Step 11. Store the result; a singular-extension search's (without a move) has nothing to store, and
-    # when it searched no move (the left-out move was the only one) its bound is alpha's.
+    # Step 11. Store the result (at a PV node the tables call lost, no better than the table's loss); a
+    # singular-extension search's (without a move) has nothing to store, and when it searched no move
+    # (the left-out move was the only one) its bound is alpha's.
     if excluded:
         return best if searched > 0 else alpha
+    best = min(best, tb_cap)
     tt_store(&w.shared.tt, key, score_to_tt(best, ply), best_move,
              depth, BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER))
     return best
@@ -793,7 +837,7 @@ cdef int search_depth(Worker* w, int depth) noexcept nogil:
     cdef int alpha = -VALUE_INF, beta = VALUE_INF, score
     cdef int previous = w.root_moves[w.pv_index].previous_score
     w.root_depth = depth
-    if depth >= param[ASPIRATION_MIN_DEPTH] and previous > -VALUE_MATE_IN_MAX and previous < VALUE_MATE_IN_MAX:
+    if depth >= param[ASPIRATION_MIN_DEPTH] and previous > -VALUE_TB_WIN_IN_MAX and previous < VALUE_TB_WIN_IN_MAX:
         alpha = previous - delta
         beta = previous + delta
     while True:

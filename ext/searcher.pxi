@@ -7,6 +7,10 @@ import threading as _threading
 
 #: The mate score: a side mated `p` plies from the root scores -(MATE - p). engine.score builds on it.
 MATE = VALUE_MATE
+#: A win by the endgame tables whose mate lies `p` plies from the root (the plies to the probed node and
+#: its distance to mate) scores TB_WIN - p, a loss the negative: centipawns to engine.score, above any
+#: evaluation (types.pxi).
+TB_WIN = VALUE_TB
 
 cdef Worker* new_worker(Shared* shared) except NULL:
     cdef Worker* w = <Worker*>malloc(sizeof(Worker))
@@ -52,7 +56,7 @@ cdef int score_to_mate_moves(int score) noexcept nogil:
 
 # SearchReport's fields, in the order of its constructor (for its repr).
 _SEARCH_REPORT_FIELDS = ("bestmove", "ponder", "score", "depth", "seldepth", "multipv", "nodes", "time_ms",
-                         "nps", "hashfull", "pv")
+                         "nps", "hashfull", "pv", "tbhits")
 
 
 cdef class SearchReport:
@@ -65,6 +69,7 @@ cdef class SearchReport:
     seldepth: the deepest ply the search reached. multipv: the rank of the line (1: the best).
     nodes, time_ms, nps: all workers' work since the search began. hashfull: per mille of the
     transposition table used by this search. pv: the principal variation, a tuple of ICCS moves.
+    tbhits: the probes of the endgame tables that gave a value, all workers (Searcher.set_tablebase).
     """
     cdef readonly str bestmove
     cdef readonly str ponder
@@ -77,9 +82,10 @@ cdef class SearchReport:
     cdef readonly int64_t nps
     cdef readonly int hashfull
     cdef readonly tuple pv
+    cdef readonly uint64_t tbhits
 
     def __init__(self, str bestmove, str ponder, int score, int depth, int seldepth, int multipv,
-                 uint64_t nodes, int64_t time_ms, int64_t nps, int hashfull, tuple pv):
+                 uint64_t nodes, int64_t time_ms, int64_t nps, int hashfull, tuple pv, uint64_t tbhits=0):
         self.bestmove = bestmove
         self.ponder = ponder
         self.score = score
@@ -91,6 +97,7 @@ cdef class SearchReport:
         self.nps = nps
         self.hashfull = hashfull
         self.pv = pv
+        self.tbhits = tbhits
 
     def __repr__(self):
         return "SearchReport(%s)" % ", ".join(
@@ -107,6 +114,7 @@ cdef class Searcher:
     cdef int n_helpers
     cdef int _threads
     cdef bint _use_nnue
+    cdef ProbeTables _tables     # held while the searches probe them (set_tablebase)
 
     def __cinit__(self, int hash_mb, int threads=1):
         self.shared.tt.entries = NULL
@@ -165,6 +173,18 @@ cdef class Searcher:
     cdef _NetworkArrays _network(self):
         """The network the next search evaluates with, None for the hand-crafted evaluation."""
         return loaded_network if self._use_nnue else None
+
+    def set_tablebase(self, ProbeTables tables, int probe_depth=1):
+        """Probe `tables` (None or empty: none) in the searches from now on, at nodes at least
+        `probe_depth` plies deep (ext/tb_probe.pxi). Not during a search."""
+        self._tables = tables
+        self.shared.tables = &tables.store if tables is not None and len(tables) else NULL
+        self.shared.tb_probe_depth = max(1, probe_depth)
+
+    @property
+    def tablebase(self):
+        """The tables the searches probe, None when none."""
+        return self._tables if self.shared.tables != NULL else None
 
     @property
     def threads(self):
@@ -293,7 +313,7 @@ cdef class Searcher:
         sh.node_limit = nodes if nodes > 0 else 0
         sh.depth_limit = depth if 0 < depth < MAX_PLY - 2 else MAX_PLY - 2
         tt_new_search(&sh.tt)
-        w.nodes = w.qnodes = 0
+        w.nodes = w.qnodes = w.tbhits = 0
         w.seldepth = 0
         w.completed_depth = 0
         clear_killers(&w.ordering)
@@ -317,7 +337,7 @@ cdef class Searcher:
         for k in range(self.n_helpers):
             helper = self.helpers[k]
             helper.root_ply = w.root_ply
-            helper.nodes = helper.qnodes = 0
+            helper.nodes = helper.qnodes = helper.tbhits = 0
             helper.completed_depth = 0
             memcpy(helper.root_moves, w.root_moves, w.root_count * sizeof(RootMove))
             helper.root_count = w.root_count
@@ -433,6 +453,12 @@ cdef class Searcher:
             total += self.helpers[k].nodes
         return total
 
+    cdef uint64_t _tbhits(self):
+        cdef uint64_t total = self.main.tbhits
+        for k in range(self.n_helpers):
+            total += self.helpers[k].tbhits
+        return total
+
     cdef SearchReport _report(self, int depth, int multipv, tuple line, str ponder_fallback,
                               uint64_t nodes, int64_t elapsed):
         """The report of a line (see _line). The ponder move is the line's second move, or
@@ -442,7 +468,7 @@ cdef class Searcher:
         return SearchReport(moves[0], moves[1] if len(moves) > 1 else ponder_fallback, score, depth,
                             max(seldepth, depth), multipv, nodes, elapsed,
                             nodes * MS_PER_SECOND // elapsed if elapsed > 0 else nodes * MS_PER_SECOND,
-                            self.hashfull(), moves)
+                            self.hashfull(), moves, self._tbhits())
 
     cdef str _ponder_from_table(self, int best):
         """The table's move for the position after `best` if it is legal there, else None."""

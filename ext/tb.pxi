@@ -1,6 +1,6 @@
-# Endgame tablebases: the compact index, the retrograde generator and verifier, and the Python-visible
-# table (engine.tablebase builds on it; docs/tablebases.md). Nothing here is used by the search.
-include "tb_index.pxi"
+# Endgame tablebases: the retrograde generator and verifier, and the Python-visible table (engine.tablebase
+# builds on it; docs/tablebases.md). The compact index (tb_index.pxi) and the search's probe
+# (tb_probe.pxi) are included before the search, which uses them.
 include "tb_gen.pxi"
 include "tb_rules.pxi"
 include "tb_api.pxi"

@@ -48,6 +48,11 @@ cdef inline int tb_entry_wdl(int v) noexcept nogil:
         return TB_WDL_WIN if v & 1 else TB_WDL_LOSS
     return TB_WDL_DRAW if v == TB_DRAW else TB_WDL_UNSURE
 
+
+cdef inline int tb_entry_plies(int v) noexcept nogil:
+    """The plies to mate of an entry tb_entry_wdl calls a win or a loss (0: no legal move)."""
+    return v
+
 cdef int TB_POINT_COUNT[TB_POINT_LISTS]
 cdef uint8_t TB_POINT_SQ[TB_POINT_LISTS][BOARD_POINTS]     # [list][point] -> square
 cdef int8_t TB_POINT_OF[TB_POINT_LISTS][BOARD_SIZE]        # [list][square] -> point, -1 when not on it

@@ -2,8 +2,8 @@
 # a search (Lazy SMP). Slots are read and written without locks: an entry torn by two writers can at
 # worst give one node a wrong score, and its move is only used to order the moves generated there, so
 # it is never played unless legal.
-# Mate scores are stored relative to the node, not the root, so that an entry stays true wherever in
-# the tree the position comes back.
+# Mate scores (and the endgame tables' wins, types.pxi) are stored relative to the node, not the root,
+# so that an entry stays true wherever in the tree the position comes back.
 
 cdef enum:
     BOUND_LOWER = 1          # the score is at least the stored one (the search failed high)
@@ -96,18 +96,18 @@ cdef void tt_store(TranspositionTable* tt, uint64_t key, int score, int move, in
 
 
 cdef inline int score_to_tt(int score, int ply) noexcept nogil:
-    """A score found `ply` plies below the root as stored: mates counted from the node."""
-    if score >= VALUE_MATE_IN_MAX:
+    """A score found `ply` plies below the root as stored: mates and table wins counted from the node."""
+    if score >= VALUE_TB_WIN_IN_MAX:
         return score + ply
-    if score <= -VALUE_MATE_IN_MAX:
+    if score <= -VALUE_TB_WIN_IN_MAX:
         return score - ply
     return score
 
 
 cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     """A stored score as seen `ply` plies below the root (the inverse of score_to_tt)."""
-    if score >= VALUE_MATE_IN_MAX:
+    if score >= VALUE_TB_WIN_IN_MAX:
         return score - ply
-    if score <= -VALUE_MATE_IN_MAX:
+    if score <= -VALUE_TB_WIN_IN_MAX:
         return score + ply
     return score

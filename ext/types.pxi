@@ -49,6 +49,14 @@ cdef enum:
     VALUE_INF = 31000
     VALUE_MATE_IN_MAX = VALUE_MATE - MAX_PLY
     VALUE_DRAW = 0
+    # A win by the endgame tables (tb_probe.pxi), mate p plies from the root by a line the search does not
+    # see to its end, scores VALUE_TB - p: below every real mate, above every evaluation (which stays below
+    # VALUE_TB_WIN_IN_MAX). p counts the plies to the probed node and its distance to mate (at most the
+    # natural limit), so a quicker table win scores higher. Kept below engine.score's mate bound: a
+    # table win reads as centipawns there, not as a mate.
+    VALUE_TB = 20000
+    VALUE_TB_WIN_IN_MAX = VALUE_TB - MAX_PLY - NATURAL_LIMIT
+    VALUE_EVAL_MAX = VALUE_TB_WIN_IN_MAX - 1
 
 
 # The outcome of a position as judged by the rules (see rules.pxi).

@@ -164,7 +164,7 @@ def test_search_report_takes_its_attributes_by_name():
                   if isinstance(node, ast.FunctionDef) and _is_property(node)]
     assert params == properties
     values = dict(bestmove="h2e2", ponder="h9g7", score=-29990, depth=7, seldepth=12, multipv=2,
-                  nodes=12345, time_ms=67, nps=184253, hashfull=3, pv=("h2e2", "h9g7"))
+                  nodes=12345, time_ms=67, nps=184253, hashfull=3, pv=("h2e2", "h9g7"), tbhits=5)
     report = _core.SearchReport(**values)
     assert {name: getattr(report, name) for name in params} == values
     with pytest.raises(AttributeError):
