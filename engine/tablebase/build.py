@@ -29,9 +29,9 @@ from .material import Material, dependencies, sub_tables
 
 
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
-#: the values' copy for the file (2 + 2) while it is written. The draw marks' two byte arrays (1 + 1) come
-#: and go before. Measured: docs/tablebases.md#memory.
-BYTES_PER_ENTRY = 8
+#: while the file is written the values' copy (2 + 2) and the compressed blocks (under 1). The draw
+#: marks' two byte arrays (1 + 1) come and go before. Measured: docs/tablebases.md#memory.
+BYTES_PER_ENTRY = 9
 #: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays.
 SUB_TABLE_BYTES_PER_ENTRY = 4
 #: The process itself (the interpreter and the kernel: 21 MB in a process of its own, 64 MB in a Dask

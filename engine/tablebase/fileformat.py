@@ -73,16 +73,19 @@ def write_table(path: Path, header: dict[str, Any], sides: tuple[bytes, bytes]) 
         for raw, comp in zip(side_raw, side_packed):
             table += _BLOCK.pack(offset, len(comp), zlib.crc32(raw))
             offset += len(comp)
-    body = (_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(header_bytes)) + header_bytes
-            + struct.pack("<I", zlib.crc32(header_bytes)) + bytes(table)
-            + b"".join(b"".join(side) for side in packed))
+    # Written piece by piece, the digest alongside: the compressed blocks are not copied into one body.
+    pieces = [_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(header_bytes)), header_bytes,
+              struct.pack("<I", zlib.crc32(header_bytes)), bytes(table), *(comp for side in packed for comp in side)]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(body)
-            handle.write(hashlib.sha256(body).digest())
+            digest = hashlib.sha256()
+            for piece in pieces:
+                handle.write(piece)
+                digest.update(piece)
+            handle.write(digest.digest())
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
