@@ -152,13 +152,18 @@ class Searcher:
     ) -> SearchReport: ...
     def probe(self, board: Board) -> Optional[tuple[Optional[str], str, int, int]]: ...
 
-# Endgame tablebases (ext/tb*.pxi; the library is engine.tablebase). Entry values: DTM in plies for the
-# side to move (odd: it wins, even: it loses, 0: no legal move), or one of these (TB_VALUE_DRAW_RULES
-# | 1 | 2: a draw Red (1) or Black (2) might have to hold by checking or chasing).
+# Endgame tablebases (ext/tb*.pxi; the library is engine.tablebase). Entry values (ext/tb_index.pxi): a
+# win or loss by mates or through the perpetual check/chase rulings (tb_entry_fields reads them), or one
+# of these (TB_VALUE_DRAW_RULES | 1 | 2: a draw Red (1) or Black (2) might have to hold by checking or
+# chasing).
 TB_VALUE_DRAW: int
 TB_VALUE_DRAW_RULES: int
 TB_VALUE_ILLEGAL: int
 TB_VALUE_MAX_DTM: int
+TB_VALUE_MAX_ORDER: int
+TB_VALUE_KIND_CHECK: int
+
+def tb_entry_fields(v: int) -> Optional[tuple[int, int, int, int]]: ...
 
 class TbTable:
     """One material's index and values, in table orientation (Red is the side named first)."""

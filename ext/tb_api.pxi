@@ -1,11 +1,23 @@
 # Endgame tablebases, part 3: the Python-visible table, TbTable, used by engine.tablebase. It holds one
 # material's index (tb_index.pxi) and, once allocated, its two value arrays (one per side to move,
-# uint16 entries as tb_gen.pxi describes), and generates, verifies and reads them.
+# uint16 entries as tb_index.pxi describes), and generates, verifies and reads them.
 
 TB_VALUE_DRAW = TB_DRAW
 TB_VALUE_DRAW_RULES = TB_DRAW_RULES
 TB_VALUE_ILLEGAL = TB_ILLEGAL
 TB_VALUE_MAX_DTM = TB_MAX_DTM
+TB_VALUE_MAX_ORDER = TB_MAX_ORDER
+TB_VALUE_KIND_CHECK = TB_KIND_CHECK
+
+
+def tb_entry_fields(int v):
+    """(wdl, order, plies, kinds) of a decided entry: wdl 1 (the side to move wins) or -1, order 0 (by
+    mates: plies to mate) or k >= 1 (through the k-th round of rulings: plies to the position where the
+    ruling applies), kinds the mask of a position lost now by a ruling (TB_VALUE_KIND_CHECK | 1 << piece
+    type, else 0). None for any other entry (draws, marked draws, illegal)."""
+    if not tb_is_decided(v):
+        return None
+    return (1 if tb_distance(v) & 1 else -1), tb_order(v), tb_distance(v), tb_ruled_kinds(v)
 
 
 cdef class TbTable:
@@ -23,6 +35,7 @@ cdef class TbTable:
     def __init__(self, red, black):
         tb_build_layout(&self.lay, (tuple(red), tuple(black)))
         self.gen.lay = &self.lay
+        tb_init_kinds(&self.gen)
         self.gen.pos = <Pos*>malloc(sizeof(Pos))
         if self.gen.pos == NULL:
             raise MemoryError()
@@ -99,7 +112,21 @@ cdef class TbTable:
         S.lay = &table.lay
         S.values[0] = table.gen.values[0]
         S.values[1] = table.gen.values[1]
+        self.gen.sub_order = max(self.gen.sub_order, table.highest_order())
         self._keep.append(table)
+
+    def highest_order(self):
+        """The highest order of the table's values (0: none decided through a ruling)."""
+        self._check_values()
+        cdef int s, v, highest = 0
+        cdef int64_t index
+        with nogil:
+            for s in range(2):
+                for index in range(self.lay.size):
+                    v = self.gen.values[s][index]
+                    if tb_is_decided(v) and tb_order(v) > highest:
+                        highest = tb_order(v)
+        return highest
 
     def allocate(self):
         """Allocate the two value arrays (2 bytes per entry each), all unknown."""
@@ -114,32 +141,71 @@ cdef class TbTable:
                 self.gen.values[s][index] = TB_UNKNOWN
 
     def generate(self, progress=None):
-        """Retrograde analysis (tb_gen.pxi), then the draws the rules might change marked (tb_rules.pxi);
-        returns the number of passes. progress(pass number d, entries at distance d - 1),
-        when given, is called after each pass. RuntimeError when a capture led to material without a
-        table (set_subtable)."""
-        cdef int d = 1, s
-        cdef int64_t frontier
+        """Retrograde analysis (tb_gen.pxi), the rulings' rounds and the draws the rules might change marked
+        (tb_rules.pxi); returns the number of passes, all orders together. progress(pass number d, entries
+        at distance d - 1), when given, is called after each pass of order 0. RuntimeError when a capture
+        led to material without a table (set_subtable); OverflowError when a value does not fit an entry."""
+        cdef int order
+        cdef int64_t found
         self.allocate()
         self.gen.errors = 0
         with nogil:
             tb_initialise(&self.gen)
-        while d - 1 <= self.gen.max_written:
-            if self.gen.max_written > TB_MAX_DTM:
-                raise OverflowError(f"a distance to mate above {TB_MAX_DTM} plies: the entry cannot hold it")
-            with nogil:
-                frontier = retro_pass(&self.gen, d)
-            if progress is not None:
-                progress(d, frontier)
-            d += 1
+        passes = self._passes(progress)
+        order = 1
+        while True:
+            if order > TB_MAX_ORDER:
+                raise OverflowError(f"a ruling of order above {TB_MAX_ORDER}: the entry cannot hold it")
+            self.gen.order = order
+            self.gen.decided = 0
+            self._rule_round()
+            passes += self._passes(None)
+            if self.gen.decided == 0 and order > self.gen.sub_order:
+                break
+            order += 1
+        self.gen.order = order
         with nogil:
             tb_finish(&self.gen)
         self._mark_draws()
         if self.gen.errors:
             raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
+        return passes
+
+    def _passes(self, progress):
+        """Step 2 (or 3) for the order being decided, until a pass is past every distance written."""
+        cdef int d = 1
+        cdef int64_t frontier
+        while d - 1 <= self.gen.max_distance[self.gen.order]:
+            with nogil:
+                frontier = retro_pass(&self.gen, d)
+            if self.gen.overflow:
+                raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
+            if progress is not None:
+                progress(d, frontier)
+            d += 1
         return d - 1
 
+    def _rule_round(self):
+        """The positions lost now by the rulings of this round, then the entries whose captures lead to
+        sub-table values of its order examined again."""
+        cdef int s
+        for s in range(2):
+            self.gen.kinds[s] = <uint8_t*>malloc(self.lay.size)
+        try:
+            if self.gen.kinds[0] == NULL or self.gen.kinds[1] == NULL:
+                raise MemoryError()
+            with nogil:
+                tb_decide_rulings(&self.gen)
+        finally:
+            for s in range(2):
+                free(self.gen.kinds[s])
+                self.gen.kinds[s] = NULL
+        if self.gen.order <= self.gen.sub_order:
+            with nogil:
+                tb_recheck_captures(&self.gen)
+
     def _mark_draws(self):
+        """Step 4: the draws a ruling might still change, marked."""
         cdef int s
         for s in range(2):
             self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
@@ -167,7 +233,7 @@ cdef class TbTable:
         return bad, (None if bad_index < 0 else (bad_index, bad_side))
 
     def value(self, int64_t index, int side):
-        """The entry's value: DTM in plies (odd: the side to move wins), TB_VALUE_DRAW, TB_VALUE_DRAW_RULES
+        """The entry's value: a decided one (tb_entry_fields reads it), TB_VALUE_DRAW, TB_VALUE_DRAW_RULES
         | 1 (Red) | 2 (Black: the sides that might be forced to check or chase), or TB_VALUE_ILLEGAL."""
         self._check_values()
         self._check_index(index)
@@ -187,36 +253,42 @@ cdef class TbTable:
         memcpy(self.gen.values[side & 1], &data[0], self.lay.size * 2)
 
     def statistics(self):
-        """Per side to move: {"win", "draw", "draw_rules" (the flagged draws, counted in "draw" too), "loss",
-        "illegal", "longest", "longest_index"}."""
+        """Per side to move: {"win", "draw", "draw_rules" (the marked draws, counted in "draw" too), "loss",
+        "illegal", "ruled_win", "ruled_loss" (wins and losses decided through a ruling, counted in "win" and
+        "loss" too), "ruled_now" (positions lost now by a ruling, in "ruled_loss"), "order" (the highest),
+        "longest" (the longest mate, -1: none), "longest_index"}."""
         self._check_values()
         out = []
-        cdef int s, v
+        cdef int s, v, order
         cdef int64_t index, longest_index
-        cdef int64_t counts[5]
+        cdef int64_t counts[8]
         cdef int longest
         for s in range(2):
-            counts[0] = counts[1] = counts[2] = counts[3] = counts[4] = 0
+            memset(counts, 0, sizeof(counts))
             longest = -1
             longest_index = -1
+            order = 0
             with nogil:
                 for index in range(self.lay.size):
                     v = self.gen.values[s][index]
                     if v == TB_ILLEGAL:
                         counts[3] += 1
-                    elif v == TB_DRAW or v == TB_UNKNOWN or draw_safety(v) >= 0:
+                    elif not tb_is_decided(v):
                         counts[1] += 1
                         if v != TB_DRAW and v != TB_UNKNOWN:
                             counts[4] += 1
-                    elif v % 2 == 1:
-                        counts[0] += 1
-                        if v > longest:
+                    else:
+                        counts[0 if tb_distance(v) % 2 == 1 else 2] += 1
+                        if tb_order(v):
+                            counts[5 if tb_distance(v) % 2 == 1 else 6] += 1
+                            counts[7] += tb_ruled_kinds(v) != 0
+                            order = max(order, tb_order(v))
+                        elif v % 2 == 1 and v > longest:
                             longest = v
                             longest_index = index
-                    else:
-                        counts[2] += 1
             out.append({"win": counts[0], "draw": counts[1], "draw_rules": counts[4], "loss": counts[2],
-                        "illegal": counts[3],
+                        "illegal": counts[3], "ruled_win": counts[5], "ruled_loss": counts[6],
+                        "ruled_now": counts[7], "order": order,
                         "longest": longest, "longest_index": longest_index})
         return out
 

@@ -1,25 +1,35 @@
 # Endgame tablebases, part 2: the retrograde generator and the verifier, on the index of tb_index.pxi.
 #
-# Every entry holds the DTM of its side to move in plies (odd: a win, even: a loss, 0: no legal move,
-# which loses by the rules whether in check or not), TB_DRAW or TB_ILLEGAL. The rules are the kernel's:
-# moves from gen_legal / gen_piece_moves, legality from king_attacked (the flying general included).
+# Every entry holds the value of its side to move (tb_index.pxi): a win or a loss of some order at some
+# distance, TB_DRAW or TB_ILLEGAL. Order 0 is decided by mates: the distance is the DTM in plies (odd: a
+# win, even: a loss, 0: no legal move, which loses by the rules whether in check or not). Order k >= 1 is
+# decided through the k-th round of perpetual check/chase rulings (tb_rules.pxi): the distance counts the
+# plies to the position where the ruling applies. A side prefers, as the winner, the lowest order and then
+# the shortest distance, and as the loser the highest order and then the longest: values compare by
+# rank_key. The rules are the kernel's: moves from gen_legal / gen_piece_moves, legality from
+# king_attacked (the flying general included).
 #
 # 1. Initialise each entry: illegal; no legal move = lost in 0; a capture into a lost position of the
-#    sub-table (probed in memory) = won, pending at its distance; only captures, all into won positions
-#    = lost, pending at the longest; otherwise unknown.
-# 2. Pass d = 1, 2, ...: from each entry of value d - 1 (the newest decided), generate the quiet un-moves
-#    of the side that just moved (candidate origins, each confirmed by the kernel's own move generation
-#    and the predecessor's legality). A predecessor of a lost entry is won in d (or sooner, if pending
-#    later). A predecessor of a won entry is lost when every one of its legal moves leads to a decided
-#    win for the opponent; it is lost in the longest of them + 1.
-# 3. When a pass is past every value written, what is still unknown is a draw: the plain retrograde calls
-#    every unresolved cycle a draw (perpetual check or chase are not yet modelled: docs/tablebases.md).
+#    sub-table (probed in memory; of any order) = won, pending at its order and distance; only captures,
+#    all into won positions = lost, pending at the highest; otherwise unknown.
+# 2. Order 0, pass d = 1, 2, ...: from each entry of value (0, d - 1) (the newest decided), generate the
+#    quiet un-moves of the side that just moved (candidate origins, each confirmed by the kernel's own move
+#    generation and the predecessor's legality). A predecessor of a lost entry is won at d (or sooner, if
+#    pending later). A predecessor of a won entry is lost when every one of its legal moves leads to a
+#    decided win for the opponent; its value is the highest of them, one ply further.
+# 3. Orders k = 1, 2, ... (tb_rules.pxi): the positions lost now by the rulings become lost at (k, 0); the
+#    entries whose captures lead to sub-table values of order k are examined again; then passes as in 2
+#    from (k, d - 1). It stops after a round that decided nothing, once past the sub-tables' orders.
+# 4. What is still unknown is a draw; the draws a ruling might still change are marked (tb_rules.pxi).
 
 cdef enum:
     TB_SUB_MISSING = 0       # a capture the generator was given no table for
     TB_SUB_DRAW = 1          # a capture into material with no attacker left: a draw (bar no legal move)
     TB_SUB_TABLE = 2
-    TB_NONE = 0x10000        # larger than any entry value
+    TB_NO_KEY = 0x7FFFFFFF   # larger than any rank_key
+    TB_VISIT_RETRO = 0       # what an un-move's predecessor is visited for (unmove_from)
+    TB_VISIT_SAFETY = 1
+    TB_VISIT_KINDS = 2
 
 
 cdef int TB_HORSE_JUMPS[8]
@@ -37,20 +47,56 @@ cdef struct TbGen:
     TbLayout* lay
     uint16_t* values[2]
     TbSub sub[2][PIECE_TYPES]   # by the captured piece's side and type
+    int sub_order               # the highest order of the sub-tables' values
     Pos* pos
-    int max_written             # the largest distance written so far
+    int order                   # the order being decided
+    int max_distance[TB_MAX_ORDER + 1]   # per order, the largest distance written so far
+    bint overflow               # a value the 16-bit entry cannot hold was met
+    int64_t decided             # entries written since the count was last reset
     int64_t errors              # successors the generator could not value (a missing sub-table)
+    # The rulings (tb_rules.pxi), per side S that may be ruled against: the kinds it can be (a check,
+    # when it has an attacker; a chase of each piece that is the opponent's only one of its type), and
+    # that piece's id in a decoded position (0: the opponent has not exactly one of the type).
+    int valid_kinds[2]
+    int only_piece[2][PIECE_TYPES]
+    int ruled_side              # while the rulings are decided: the side S of the fixed point
+    uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
 
 
-cdef inline bint is_dtm(int v) noexcept nogil:
-    return v <= TB_MAX_DTM
+cdef inline int rank_key(int v) noexcept nogil:
+    """A decided value as one comparable number: the order, then the distance."""
+    return (tb_order(v) << 16) | tb_distance(v)
+
+
+cdef inline int key_value(TbGen* G, int key) noexcept nogil:
+    """The entry of a rank_key (flags an overflow, and gives TB_UNKNOWN, when the entry cannot hold it)."""
+    cdef int v = tb_value_of(key >> 16, key & 0xFFFF)
+    if v < 0:
+        G.overflow = True
+        return TB_UNKNOWN
+    return v
+
+
+cdef inline bint opponent_win_decided(int v, int order, int limit, bint capture) noexcept nogil:
+    """Whether a successor's value is a win for the opponent that can no longer change while `order` is
+    decided: one of a lower order, or of this order no further than `limit` (a sub-table's: any)."""
+    if not tb_is_decided(v) or not (tb_distance(v) & 1):
+        return False
+    if tb_order(v) != order:
+        return tb_order(v) < order
+    return capture or tb_distance(v) <= limit
 
 
 cdef inline void tb_set(TbGen* G, int side, int64_t index, int v) noexcept nogil:
+    cdef int order
+    if v == TB_UNKNOWN:
+        return
     G.values[side][index] = v
-    if v > G.max_written:
-        G.max_written = v
+    G.decided += 1
+    order = tb_order(v)
+    if tb_distance(v) > G.max_distance[order]:
+        G.max_distance[order] = tb_distance(v)
 
 
 cdef int capture_value(TbGen* G, Pos* p, int captured) noexcept nogil:
@@ -90,41 +136,39 @@ cdef int minimax_value(TbGen* G, Pos* p) noexcept nogil:
     """The value of the position on the board by one ply of minimax over its successors' values
     (TB_UNKNOWN when it has no win and a successor that is neither a win nor a loss: a draw)."""
     cdef MoveList ml
-    cdef int k, v, best_win = TB_NONE, worst_loss = -1
+    cdef int k, v, best_win = TB_NO_KEY, worst_loss = -1
     cdef bint open_ = False
     gen_legal(p, &ml)
     if ml.count == 0:
         return 0
     for k in range(ml.count):
         v = successor_value(G, p, ml.moves[k])
-        if not is_dtm(v):
+        if not tb_is_decided(v):
             open_ = True
-        elif v % 2 == 0:
-            if v + 1 < best_win:
-                best_win = v + 1
-        elif v + 1 > worst_loss:
-            worst_loss = v + 1
-    if best_win != TB_NONE:
-        return best_win
+        elif tb_distance(v) % 2 == 0:
+            best_win = min(best_win, rank_key(v) + 1)
+        else:
+            worst_loss = max(worst_loss, rank_key(v) + 1)
+    if best_win != TB_NO_KEY:
+        return key_value(G, best_win)
     if open_:
         return TB_UNKNOWN
-    return worst_loss
+    return key_value(G, worst_loss)
 
 
 cdef int proven_loss(TbGen* G, Pos* p, int limit) noexcept nogil:
-    """During generation: the loss distance of the (undecided) position on the board when every move
-    leads to a decided win for the opponent (a quiet successor is decided when its value is at most
-    `limit`; wins above it may still shorten), else TB_UNKNOWN, at the first move that does not."""
+    """During generation of G.order: the loss value of the (undecided) position on the board when every
+    move leads to a win for the opponent that can no longer change (opponent_win_decided: quiet wins of
+    this order above `limit` may still shorten), else TB_UNKNOWN, at the first move that does not."""
     cdef MoveList ml
     cdef int k, v, worst_loss = 0
     gen_legal(p, &ml)
     for k in range(ml.count):
         v = successor_value(G, p, ml.moves[k])
-        if not is_dtm(v) or v % 2 == 0 or (v > limit and not p.board[move_to(ml.moves[k])]):
+        if not opponent_win_decided(v, G.order, limit, p.board[move_to(ml.moves[k])] != 0):
             return TB_UNKNOWN
-        if v + 1 > worst_loss:
-            worst_loss = v + 1
-    return worst_loss
+        worst_loss = max(worst_loss, rank_key(v) + 1)
+    return key_value(G, worst_loss)
 
 
 cdef void init_entry(TbGen* G, int64_t index) noexcept nogil:
@@ -142,26 +186,25 @@ cdef void init_entry(TbGen* G, int64_t index) noexcept nogil:
             G.values[s][index] = TB_ILLEGAL
             continue
         gen_legal(p, &ml)
-        best_win = TB_NONE
+        best_win = TB_NO_KEY
         worst_loss = 0
         open_ = False
+        G.values[s][index] = TB_UNKNOWN
         for k in range(ml.count):
             if not p.board[move_to(ml.moves[k])]:
                 open_ = True
                 continue
             v = successor_value(G, p, ml.moves[k])
-            if not is_dtm(v):
+            if not tb_is_decided(v):
                 open_ = True
-            elif v % 2 == 0:
-                best_win = min(best_win, v + 1)
+            elif tb_distance(v) % 2 == 0:
+                best_win = min(best_win, rank_key(v) + 1)
             else:
-                worst_loss = max(worst_loss, v + 1)
-        if best_win != TB_NONE:
-            tb_set(G, s, index, best_win)
+                worst_loss = max(worst_loss, rank_key(v) + 1)
+        if best_win != TB_NO_KEY:
+            tb_set(G, s, index, key_value(G, best_win))
         elif not open_:
-            tb_set(G, s, index, worst_loss)     # 0 when there is no legal move at all
-        else:
-            G.values[s][index] = TB_UNKNOWN
+            tb_set(G, s, index, key_value(G, worst_loss))     # 0 when there is no legal move at all
 
 
 cdef int unmove_origins(Pos* p, int piece, int* origins) noexcept nogil:
@@ -222,20 +265,20 @@ cdef bint kernel_generates(Pos* p, int piece, int move) noexcept nogil:
 
 
 cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
-    """Step 2 for one predecessor (on the board, side u to move) of an entry decided at d - 1."""
+    """Step 2 for one predecessor (on the board, side u to move) of an entry decided at (G.order, d - 1)."""
     cdef int v = G.values[u][j]
+    cdef int key = (G.order << 16) | d
     if (d - 1) % 2 == 0:
-        if v == TB_UNKNOWN or (is_dtm(v) and v % 2 == 1 and v > d):
-            tb_set(G, u, j, d)
+        if v == TB_UNKNOWN or (tb_is_decided(v) and tb_distance(v) % 2 == 1 and rank_key(v) > key):
+            tb_set(G, u, j, key_value(G, key))
     elif v == TB_UNKNOWN:
-        v = proven_loss(G, G.pos, d - 1)
-        if v != TB_UNKNOWN:
-            tb_set(G, u, j, v)
+        tb_set(G, u, j, proven_loss(G, G.pos, d - 1))
 
 
-cdef void unmove_from(TbGen* G, int s, int d, bint safety) noexcept nogil:
-    """Visit every predecessor by a quiet un-move of the position on the board (side s to move):
-    step 2 of the retrograde analysis (decided at d - 1), or the rule flags' update (safety_visit)."""
+cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
+    """Visit every predecessor by a quiet un-move of the position on the board (side s to move): for
+    step 2 of the retrograde analysis (TB_VISIT_RETRO: decided at d - 1), the rulings' kinds
+    (TB_VISIT_KINDS: kinds_visit) or the draws' marks (TB_VISIT_SAFETY: safety_visit)."""
     cdef Pos* p = G.pos
     cdef int origins[32]
     cdef int u = s ^ 1
@@ -256,10 +299,12 @@ cdef void unmove_from(TbGen* G, int s, int d, bint safety) noexcept nogil:
             if kernel_generates(p, piece, make_move_code(q, cur)) and not king_attacked(p, s):
                 j = tb_encode(G.lay, p, False, &side)
                 if j >= 0:
-                    if safety:
-                        safety_visit(G, u, j)
-                    else:
+                    if visit == TB_VISIT_RETRO:
                         retro_visit(G, u, d, j)
+                    elif visit == TB_VISIT_KINDS:
+                        kinds_visit(G, u, j)
+                    else:
+                        safety_visit(G, u, j)
             p.board[q] = 0
             p.board[cur] = piece
             p.square[piece] = cur
@@ -279,30 +324,31 @@ cdef void mirror_board(Pos* p) noexcept nogil:
             p.board[p.square[piece]] = piece
 
 
-cdef void unmove_entry(TbGen* G, int64_t index, int s, int d, bint safety) noexcept nogil:
+cdef void unmove_entry(TbGen* G, int64_t index, int s, int d, int visit) noexcept nogil:
     """unmove_from for a decoded entry, side s to move; an entry that stands for its mirror too is
     un-moved from both, since the mirror's predecessors with a symmetric group 0 are entries of their own."""
     G.pos.side = s
-    unmove_from(G, s, d, safety)
+    unmove_from(G, s, d, visit)
     if not tb_group0_symmetric(G.lay, index):
         mirror_board(G.pos)
-        unmove_from(G, s, d, safety)
+        unmove_from(G, s, d, visit)
         mirror_board(G.pos)
 
 
 cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
-    """Step 2 over the whole table for distance d; returns the entries of the frontier."""
+    """Step 2 over the whole table for distance d of G.order; returns the entries of the frontier."""
     cdef int64_t index, frontier = 0
-    cdef int s
+    cdef int s, v
     cdef bint decoded
     for index in range(G.lay.size):
         decoded = False
         for s in range(2):
-            if G.values[s][index] == d - 1:
+            v = G.values[s][index]
+            if tb_is_decided(v) and tb_distance(v) == d - 1 and tb_order(v) == G.order:
                 if not decoded:
                     tb_decode(G.lay, index, G.pos)
                     decoded = True
-                unmove_entry(G, index, s, d, False)
+                unmove_entry(G, index, s, d, TB_VISIT_RETRO)
                 frontier += 1
     return frontier
 
@@ -310,13 +356,40 @@ cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
 cdef void tb_initialise(TbGen* G) noexcept nogil:
     """Step 1 over the whole table."""
     cdef int64_t index
-    G.max_written = 0
+    cdef int k
+    for k in range(TB_MAX_ORDER + 1):
+        G.max_distance[k] = -1
+    G.max_distance[0] = 0
+    G.order = 0
+    G.overflow = False
     for index in range(G.lay.size):
         init_entry(G, index)
 
 
+cdef int64_t tb_recheck_captures(TbGen* G) noexcept nogil:
+    """Step 3's second part: the unknown entries whose every move now leads to a decided win of the
+    opponent, a capture into a sub-table's value of order G.order the last of them; returns how many."""
+    cdef int64_t index, found = 0
+    cdef int s, v
+    cdef bint decoded
+    for index in range(G.lay.size):
+        decoded = False
+        for s in range(2):
+            if G.values[s][index] != TB_UNKNOWN:
+                continue
+            if not decoded:
+                tb_decode(G.lay, index, G.pos)
+                decoded = True
+            G.pos.side = s
+            v = proven_loss(G, G.pos, -1)
+            if v != TB_UNKNOWN:
+                tb_set(G, s, index, v)
+                found += 1
+    return found
+
+
 cdef void tb_finish(TbGen* G) noexcept nogil:
-    """Step 3: what is still unknown is a draw."""
+    """Step 4's first part: what is still unknown is a draw."""
     cdef int64_t index
     cdef int s
     for s in range(2):
@@ -325,12 +398,27 @@ cdef void tb_finish(TbGen* G) noexcept nogil:
                 G.values[s][index] = TB_DRAW
 
 
+cdef bint entry_holds(TbGen* G, Pos* p, int v) noexcept nogil:
+    """Whether the entry v of the legal position on the board follows from its successors: a position
+    lost now by a ruling by the ruling's condition (ruled_now_holds, tb_rules.pxi), any other by one ply
+    of minimax, and a draw's marks by its successors' marks."""
+    cdef int expected
+    if tb_ruled_kinds(v):
+        return ruled_now_holds(G, p, v)
+    expected = minimax_value(G, p)
+    if expected == TB_UNKNOWN and draw_safety(v) >= 0:
+        # A draw: each side its mark calls safe must be safe by its successors' marks.
+        return (draw_safety(v) & ~safety_of(G, p)) == 0
+    return v == expected
+
+
 cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nogil:
-    """Check every entry against one ply of minimax over its successors, and each draw's marks against
-    its successors' (tb_rules.pxi); returns the mismatches. G.safe must be NULL."""
+    """Check every entry against its successors (entry_holds); returns the mismatches. G.safe must be
+    NULL."""
     cdef Pos* p = G.pos
     cdef int64_t index, bad = 0
-    cdef int s, expected
+    cdef int s
+    cdef bint ok
     for index in range(G.lay.size):
         if not tb_decode(G.lay, index, p):
             for s in range(2):
@@ -342,18 +430,10 @@ cdef int64_t tb_verify(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nog
         for s in range(2):
             p.side = s
             if king_attacked(p, s ^ 1):
-                expected = TB_ILLEGAL
+                ok = G.values[s][index] == TB_ILLEGAL
             else:
-                expected = minimax_value(G, p)
-                if expected == TB_UNKNOWN:
-                    expected = TB_DRAW
-            if expected == TB_DRAW and draw_safety(G.values[s][index]) >= 0:
-                # A draw: each side its mark calls safe must be safe by its successors' marks.
-                if draw_safety(G.values[s][index]) & ~safety_of(G, p):
-                    bad += 1
-                    bad_index[0] = index
-                    bad_side[0] = s
-            elif G.values[s][index] != expected:
+                ok = entry_holds(G, p, G.values[s][index])
+            if not ok:
                 bad += 1
                 bad_index[0] = index
                 bad_side[0] = s

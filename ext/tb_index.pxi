@@ -25,13 +25,76 @@ cdef enum:
     TB_SOLDIER_POINTS = 3
     TB_POINT_LISTS = 9
 
-# Entry values: DTM in plies for the side to move (odd: it wins, even: it loses, 0: no legal move), or:
+# Entry values (16 bits), for the side to move:
+#   0 .. TB_MAX_DTM          order 0, decided by mates: the DTM in plies (odd: it wins, even: it loses; 0: it
+#                            has no legal move, which loses by the rules)
+#   TB_RULED ..              decided through the perpetual check and chase rulings (tb_rules.pxi): a block of
+#     TB_RULED_END - 1       TB_ORDER_SLOTS values for each order 1 .. TB_MAX_ORDER (the round of the ruling
+#                            the winner's line leads to). Slot k of a block:
+#                              1 .. TB_KIND_MASKS - 1   lost now by the ruling: every move either loses
+#                                                       otherwise or is of one of the kinds in the mask k, and
+#                                                       the opponent can keep it so (TB_KIND_CHECK: a check;
+#                                                       1 << type: a chase of the opponent's only piece of
+#                                                       that type); distance 0
+#                              TB_KIND_MASKS - 1 + d    d >= 1 plies from such a position (odd: the side to
+#                                                       move wins, even: it loses)
+#   TB_DRAW_RULES | sides, TB_DRAW, TB_UNKNOWN, TB_ILLEGAL: below.
 cdef enum:
     TB_MAX_DTM = 0x7FFF
+    TB_RULED = 0x8000
+    TB_ORDER_BITS = 10
+    TB_ORDER_SLOTS = 1 << TB_ORDER_BITS
+    TB_KIND_MASKS = 128
+    TB_KIND_CHECK = 1
+    TB_MAX_ORDER = 30
+    TB_MAX_RULED_DISTANCE = TB_ORDER_SLOTS - TB_KIND_MASKS
+    TB_RULED_END = TB_RULED + TB_MAX_ORDER * TB_ORDER_SLOTS     # 0xF800: the first value past them
     TB_DRAW_RULES = 0xFFF8       # | 1: Red, | 2: Black may be forced to check or chase (tb_rules.pxi)
     TB_DRAW = 0xFFFD
     TB_UNKNOWN = 0xFFFE          # while generating only
     TB_ILLEGAL = 0xFFFF          # broken (overlapping pieces) or the side not to move in check
+
+
+cdef inline bint tb_is_decided(int v) noexcept nogil:
+    """A win or a loss (order 0 or ruled)."""
+    return v < TB_RULED_END
+
+
+cdef inline int tb_order(int v) noexcept nogil:
+    """The order of a decided entry: 0 decided by mates, k >= 1 through a ruling of round k."""
+    return 0 if v <= TB_MAX_DTM else ((v - TB_RULED) >> TB_ORDER_BITS) + 1
+
+
+cdef inline int tb_distance(int v) noexcept nogil:
+    """The plies of a decided entry: to mate (order 0), or to the position where the ruling applies."""
+    cdef int slot
+    if v <= TB_MAX_DTM:
+        return v
+    slot = (v - TB_RULED) & (TB_ORDER_SLOTS - 1)
+    return 0 if slot < TB_KIND_MASKS else slot - TB_KIND_MASKS + 1
+
+
+cdef inline int tb_ruled_kinds(int v) noexcept nogil:
+    """The kinds mask of an entry lost now by a ruling (distance 0), else 0."""
+    cdef int slot
+    if v <= TB_MAX_DTM or v >= TB_RULED_END:
+        return 0
+    slot = (v - TB_RULED) & (TB_ORDER_SLOTS - 1)
+    return slot if slot < TB_KIND_MASKS else 0
+
+
+cdef inline int tb_value_of(int order, int distance) noexcept nogil:
+    """The entry of a decided result at distance >= 1 (order 0: any distance), -1 when it cannot be held."""
+    if order == 0:
+        return distance if distance <= TB_MAX_DTM else -1
+    if order > TB_MAX_ORDER or distance < 1 or distance > TB_MAX_RULED_DISTANCE:
+        return -1
+    return TB_RULED + ((order - 1) << TB_ORDER_BITS) + TB_KIND_MASKS - 1 + distance
+
+
+cdef inline int tb_ruled_now(int order, int kinds) noexcept nogil:
+    """The entry of a position lost now by the ruling of round `order` (1..TB_MAX_ORDER), kinds 1..127."""
+    return TB_RULED + ((order - 1) << TB_ORDER_BITS) + kinds
 
 # What an entry means to a prober (the search): the one place that reads the encoding above for it.
 cdef enum:
@@ -42,16 +105,19 @@ cdef enum:
 
 
 cdef inline int tb_entry_wdl(int v) noexcept nogil:
-    """The side to move's result by an entry: TB_WDL_WIN, TB_WDL_LOSS, TB_WDL_DRAW (a draw under the rules
-    too) or TB_WDL_UNSURE."""
-    if v <= TB_MAX_DTM:
-        return TB_WDL_WIN if v & 1 else TB_WDL_LOSS
+    """The side to move's result by an entry: TB_WDL_WIN, TB_WDL_LOSS (by mates or by a ruling: both sure),
+    TB_WDL_DRAW (a draw under the rules too) or TB_WDL_UNSURE."""
+    if tb_is_decided(v):
+        return TB_WDL_WIN if tb_distance(v) & 1 else TB_WDL_LOSS
     return TB_WDL_DRAW if v == TB_DRAW else TB_WDL_UNSURE
 
 
 cdef inline int tb_entry_plies(int v) noexcept nogil:
-    """The plies to mate of an entry tb_entry_wdl calls a win or a loss (0: no legal move)."""
-    return v
+    """The plies of an entry tb_entry_wdl calls a win or a loss: to mate (0: no legal move), or, for a
+    result decided through a ruling, to the position where the ruling applies (the repetition the ruling
+    then needs comes on top)."""
+    return tb_distance(v)
+
 
 cdef int TB_POINT_COUNT[TB_POINT_LISTS]
 cdef uint8_t TB_POINT_SQ[TB_POINT_LISTS][BOARD_POINTS]     # [list][point] -> square

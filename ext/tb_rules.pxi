@@ -1,16 +1,280 @@
-# Endgame tablebases, part 2b: the draws the repetition rules might change.
+# Endgame tablebases, part 2b: the repetition rules inside the tables.
 #
-# The retrograde analysis (tb_gen.pxi) is plain minimax: its wins and losses are forced mates, which no
-# repetition ruling can touch (the distance to mate falls at every ply of the winner's line, so no
-# position repeats), but its draws include cycles that the Asian rules may rule on: perpetual check and
-# perpetual chase lose. This pass marks each draw with the sides that might be forced into such a
-# perpetual: TB_DRAW stays where neither can be, TB_DRAW_RULES | 1 (Red) | 2 (Black) elsewhere. It is a
-# sound over-approximation: the rules themselves are not yet inside the tables.
+# The retrograde analysis (tb_gen.pxi) by itself is plain minimax: its order-0 wins and losses are forced
+# mates, which no repetition ruling can touch (the distance to mate falls at every ply of the winner's
+# line, so no position repeats), and what it cannot decide includes cycles that the Asian rules rule on
+# (rules.pxi, judge_cycle: over a cycle, a side whose every move checks commits perpetual check; otherwise
+# a side whose every move newly chases one and the same enemy piece commits perpetual chase; check ranks
+# above chase; one side's forbidden perpetual loses, both sides' draw). This file decides such cycles (A),
+# then marks the draws that a ruling might still change (B). "Chases" is ext/chase.pxi's chased_by_move,
+# the definition the search and Position.outcome() use.
+#
+# A. The rulings, round k = 1, 2, ... (tb_gen.pxi's step 3), for each side S over the entries still
+# undecided. A *kind* is a check (TB_KIND_CHECK) or a chase of a piece that is the opponent's only one of
+# its type (bit 1 << type: the type names the piece in every entry, whereas the index may give two
+# identical pieces each other's ids from one entry to the next; a chase of one of two identical pieces is
+# never used). The greatest fixed point of
+#   m(X) = AND, over the moves of S from X (S to move) that do not lead to a win of the opponent of a
+#          lower order, of (the move's kinds & U(Y)); a capture has no kind
+#   U(Y) = OR, over the opponent's replies from Y that capture nothing and do not check, into undecided
+#          X', of m(X'); of its check bit only, when the reply chases something
+# gives the positions lost now by the rulings: m(X) != 0. From such an X the opponent keeps one kind k of
+# m(X) for ever: S's every move either loses otherwise or is of kind k (all checks, or all chases of the
+# same piece) and leads where the opponent has such a reply, which never checks, and never chases when k
+# is a chase. Whatever cycle then repeats, the judge rules S's perpetual and finds none of the
+# opponent's: S loses. X becomes lost at (k, 0) with m(X) in its entry (tb_index.pxi); ordinary passes
+# decide its predecessors. The fixed point is computed by a full pass over each side, then passes over the
+# predecessors, by un-moves, of the entries whose masks fell. The rule is sound, not complete: a chaser
+# against a chaser, a side that may alternate kinds, a chase of one of two identical pieces stay draws.
+
+cdef enum:
+    KINDS_MASK = 0x7F
+    KINDS_CHANGED = 0x80
+
+
+cdef void tb_init_kinds(TbGen* G) noexcept nogil:
+    """The kinds each side may be ruled on (G.valid_kinds, G.only_piece), from the material."""
+    cdef TbLayout* L = G.lay
+    cdef int s, o, t, g
+    cdef int counts[2][PIECE_TYPES]
+    for s in range(2):
+        for t in range(PIECE_TYPES):
+            counts[s][t] = 0
+        counts[s][ADVISOR] = L.advisors[s]
+        counts[s][ELEPHANT] = L.elephants[s]
+    for g in range(2, L.ngroups):
+        counts[L.group_side[g]][L.group_type[g]] = L.group_count[g]
+    for s in range(2):
+        o = s ^ 1
+        G.valid_kinds[s] = 0
+        for t in range(HORSE, PIECE_TYPES):
+            if counts[s][t]:
+                G.valid_kinds[s] = TB_KIND_CHECK
+        for t in range(PIECE_TYPES):
+            G.only_piece[s][t] = 0
+            if t != KING and counts[o][t] == 1:
+                G.only_piece[s][t] = side_tag(o) + SLOT_FIRST[t]
+                G.valid_kinds[s] |= 1 << t
+
+
+cdef inline bint undecided_at(int v, int order) noexcept nogil:
+    """Undecided while round `order` is decided: unknown, or of an order not lower (pending)."""
+    return v == TB_UNKNOWN or (tb_is_decided(v) and tb_order(v) >= order)
+
+
+cdef inline bint opponent_win_before(int v, int order) noexcept nogil:
+    """A win of the side to move there (the opponent) of an order lower than `order`."""
+    return tb_is_decided(v) and (tb_distance(v) & 1) == 1 and tb_order(v) < order
+
+
+cdef int move_kinds(TbGen* G, Pos* p, int move, bint chases) noexcept nogil:
+    """The kinds of a quiet move of the side to move (played and taken back): TB_KIND_CHECK when it
+    checks and, when `chases` is set, the bit of each only piece of its type that it newly chases."""
+    cdef int mover = p.side
+    cdef int kinds = 0, t
+    cdef uint32_t chased = 0
+    if chases:
+        chased = chased_by_move(p, move)       # plays the move
+    else:
+        make_move(p, move)
+    if gives_check(p):
+        kinds = TB_KIND_CHECK
+    unmake_move(p)
+    if chased:
+        for t in range(ADVISOR, PIECE_TYPES):
+            if G.only_piece[mover][t] and (chased & piece_bit(G.only_piece[mover][t])):
+                kinds |= 1 << t
+    return kinds
+
+
+cdef int reply_keeps(Pos* p, int move, int kinds) noexcept nogil:
+    """Of `kinds`, those a quiet reply of the winner keeps alive: none when it checks, only the check
+    when it chases something (a chase breaks the other side's perpetual chase, not its check)."""
+    cdef uint32_t chased = 0
+    if kinds & ~TB_KIND_CHECK:
+        chased = chased_by_move(p, move)       # plays the move
+    else:
+        make_move(p, move)
+    if gives_check(p):
+        kinds = 0
+    elif chased:
+        kinds &= TB_KIND_CHECK
+    unmake_move(p)
+    return kinds
+
+
+cdef int kinds_to_move(TbGen* G, Pos* p, int current) noexcept nogil:
+    """m(X) of the position on the board (S to move, undecided), at most `current`."""
+    cdef MoveList ml
+    cdef int o = p.side ^ 1
+    cdef int k, v, u, side, move, acc = current
+    cdef bint moved = False
+    cdef int64_t index
+    gen_legal(p, &ml)
+    for k in range(ml.count):
+        move = ml.moves[k]
+        if p.board[move_to(move)]:
+            if opponent_win_before(successor_value(G, p, move), G.order):
+                continue
+            return 0                           # a capture: an escape from every cycle
+        make_move(p, move)
+        index = tb_encode(G.lay, p, False, &side)
+        v = G.values[o][index]
+        u = G.kinds[o][index] & KINDS_MASK
+        unmake_move(p)
+        if opponent_win_before(v, G.order):
+            continue
+        acc &= u
+        if acc:
+            acc &= move_kinds(G, p, move, (acc & ~TB_KIND_CHECK) != 0)
+        if acc == 0:
+            return 0
+        moved = True
+    return acc if moved else 0
+
+
+cdef int kinds_kept(TbGen* G, Pos* p, int current) noexcept nogil:
+    """U(Y) of the position on the board (the opponent of S to move, undecided), at most `current`."""
+    cdef MoveList ml
+    cdef int s = p.side ^ 1
+    cdef int k, v, m, side, move, acc = 0
+    cdef int64_t index
+    gen_legal(p, &ml)
+    for k in range(ml.count):
+        move = ml.moves[k]
+        if p.board[move_to(move)]:
+            continue
+        make_move(p, move)
+        index = tb_encode(G.lay, p, False, &side)
+        v = G.values[s][index]
+        m = G.kinds[s][index] & current & ~acc
+        unmake_move(p)
+        if m == 0 or not undecided_at(v, G.order):
+            continue
+        acc |= reply_keeps(p, move, m)
+        if acc == current:
+            break
+    return acc
+
+
+cdef inline int kinds_of(TbGen* G, Pos* p, int current) noexcept nogil:
+    """m or U of the position on the board, by its side to move."""
+    if p.side == G.ruled_side:
+        return kinds_to_move(G, p, current)
+    return kinds_kept(G, p, current)
+
+
+cdef void kinds_visit(TbGen* G, int u, int64_t j) noexcept nogil:
+    """A predecessor (on the board, side u to move) of an entry whose mask fell: its own again."""
+    cdef int old = G.kinds[u][j] & KINDS_MASK
+    cdef int new
+    if old == 0:
+        return
+    new = kinds_of(G, G.pos, old)
+    if new != old:
+        G.kinds[u][j] = new | KINDS_CHANGED
+
+
+cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
+    """Round G.order's fixed point for side s (G.kinds allocated); the positions it loses now become
+    lost at (G.order, 0). Returns how many."""
+    cdef int valid = G.valid_kinds[s]
+    cdef int64_t index, found = 0, changed = 1
+    cdef int side, k, v, new
+    cdef bint decoded
+    G.ruled_side = s
+    # 1. Every undecided entry starts at every kind its side to move could be held to.
+    for side in range(2):
+        for index in range(G.lay.size):
+            G.kinds[side][index] = valid if undecided_at(G.values[side][index], G.order) else 0
+    # 2. A full pass: m over S's entries (with U at its most), then U over the opponent's.
+    for k in range(2):
+        side = s ^ k
+        for index in range(G.lay.size):
+            if G.kinds[side][index] and tb_decode(G.lay, index, G.pos):
+                G.pos.side = side
+                new = kinds_of(G, G.pos, valid)
+                G.kinds[side][index] = new | (KINDS_CHANGED if side != s and new != valid else 0)
+    # 3. Passes over the predecessors of what fell, until nothing does.
+    while changed:
+        changed = 0
+        for index in range(G.lay.size):
+            decoded = False
+            for side in range(2):
+                if G.kinds[side][index] & KINDS_CHANGED:
+                    G.kinds[side][index] &= KINDS_MASK
+                    if not decoded:
+                        tb_decode(G.lay, index, G.pos)
+                        decoded = True
+                    unmove_entry(G, index, side, 0, TB_VISIT_KINDS)
+                    changed += 1
+    # 4. The positions lost now.
+    for index in range(G.lay.size):
+        v = G.kinds[s][index] & KINDS_MASK
+        if v and G.values[s][index] == TB_UNKNOWN:
+            tb_set(G, s, index, tb_ruled_now(G.order, v))
+            found += 1
+    return found
+
+
+cdef int64_t tb_decide_rulings(TbGen* G) noexcept nogil:
+    """Round G.order of the rulings, both sides (each one's entries decided at this round count as
+    undecided for the other's fixed point, as they do for its own); returns the positions lost now."""
+    cdef int64_t found = 0
+    cdef int s
+    for s in range(2):
+        if G.valid_kinds[s]:
+            found += rule_side(G, s)
+    return found
+
+
+cdef bint ruled_now_holds(TbGen* G, Pos* p, int v) noexcept nogil:
+    """The verifier's test of an entry lost now by a ruling (p: its position): for each kind k of its
+    mask, every move of the side to move either leads to a win of the opponent of a lower order, or is a
+    quiet move of kind k after which the opponent has a reply keeping k (reply_keeps) into an entry lost
+    now by a ruling of the same order with k in its mask; and not every move is of the first sort (that
+    would be a loss of a lower order)."""
+    cdef MoveList ml, replies
+    cdef int order = tb_order(v), mask = tb_ruled_kinds(v)
+    cdef int s = p.side
+    cdef int k, r, w, side, move, kept
+    cdef bint regime = False
+    cdef int64_t index
+    if mask & ~G.valid_kinds[s]:
+        return False
+    gen_legal(p, &ml)
+    for k in range(ml.count):
+        move = ml.moves[k]
+        if opponent_win_before(successor_value(G, p, move), order):
+            continue
+        if p.board[move_to(move)] or (mask & ~move_kinds(G, p, move, True)):
+            return False
+        regime = True
+        make_move(p, move)
+        gen_legal(p, &replies)
+        kept = 0
+        for r in range(replies.count):
+            if p.board[move_to(replies.moves[r])]:
+                continue
+            make_move(p, replies.moves[r])
+            index = tb_encode(G.lay, p, False, &side)
+            w = G.values[s][index]
+            unmake_move(p)
+            if tb_ruled_kinds(w) and tb_order(w) == order and (tb_ruled_kinds(w) & mask & ~kept):
+                kept |= reply_keeps(p, replies.moves[r], tb_ruled_kinds(w) & mask & ~kept)
+        unmake_move(p)
+        if mask & ~kept:
+            return False
+    return regime
+
+
+# B. The draws that a ruling might still change: each is marked with the sides that might be forced into
+# a perpetual: TB_DRAW stays where neither can be, TB_DRAW_RULES | 1 (Red) | 2 (Black) elsewhere. A sound
+# over-approximation.
 #
 # A side is *safe* at a drawn position when it can hold the draw without ever checking or chasing:
 #   - to move: it has a move into a draw where it is still safe that is a capture (a capture ends every
-#     cycle) or a quiet move that neither checks nor chases anything (ext/chase.pxi's chased_by_move,
-#     the definition the search and Position.outcome() use);
+#     cycle) or a quiet move that neither checks nor chases anything;
 #   - not to move: every move of the opponent into a draw leads to a draw where it is still safe.
 # The safe sets are the greatest fixed point, computed by a full pass and then passes over the
 # predecessors (by un-moves) of the entries that lost a side. A side safe at a draw can play on without
@@ -131,7 +395,7 @@ cdef int64_t tb_flag_rule_draws(TbGen* G) noexcept nogil:
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
                     tb_decode(G.lay, index, G.pos)
-                    unmove_entry(G, index, s, 0, True)
+                    unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
     # 3. The marks: the sides that are not safe.
     for s in range(2):
         for index in range(G.lay.size):

@@ -1,19 +1,22 @@
-"""The value of a position in a table, as the library gives it: win, draw or loss for the side to move, and
-the distance to mate in plies."""
+"""The value of a position in a table, as the library gives it: win, draw or loss for the side to move, the
+plies to mate, or, for a result decided through the perpetual check and chase rulings, the plies to the
+position where the ruling applies (docs/tablebases.md#the-rules-assumed)."""
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 from typing import Optional
 
-from .._core import TB_VALUE_DRAW, TB_VALUE_DRAW_RULES, TB_VALUE_ILLEGAL, TB_VALUE_MAX_DTM
+from .._core import TB_VALUE_DRAW, TB_VALUE_DRAW_RULES, TB_VALUE_ILLEGAL, TB_VALUE_KIND_CHECK, tb_entry_fields
 
 DRAW_ENTRY = TB_VALUE_DRAW
-#: A draw by plain minimax that the perpetual check or chase rules might change, | 1 when Red, | 2 when
-#: Black might be forced to check or chase to hold it (docs/tablebases.md).
+#: A draw that the perpetual check or chase rulings might still change, | 1 when Red, | 2 when Black
+#: might be forced to check or chase to hold it (docs/tablebases.md).
 DRAW_RULES_ENTRY = TB_VALUE_DRAW_RULES
 ILLEGAL_ENTRY = TB_VALUE_ILLEGAL
-MAX_DTM = TB_VALUE_MAX_DTM
+#: The pieces a ruled side may have to chase, by the kernel's piece type (the bit 1 << type of an entry's
+#: kinds); TB_VALUE_KIND_CHECK is a check.
+CHASED_PIECES = {1: "advisor", 2: "elephant", 3: "horse", 4: "chariot", 5: "cannon", 6: "soldier"}
 
 
 class Wdl(enum.IntEnum):
@@ -26,16 +29,25 @@ class Wdl(enum.IntEnum):
 
 @dataclass(frozen=True, order=False)
 class TableValue:
-    """A position's value for its side to move: wdl, and plies to mate (None when drawn; 0 when the side
-    to move has no legal move, which loses).
+    """A position's value for its side to move.
+
+    wdl: win, draw or loss. plies (None when drawn): with order 0, the plies to mate (0: the side to move
+    has no legal move, which loses); with order k >= 1, the result is decided through the k-th round of the
+    perpetual check and chase rulings, and plies counts the plies to the position where the ruling applies
+    (the repetition the ruling then needs comes on top). kinds, at such a position (plies 0, a loss): what
+    the side to move cannot escape, "check" and/or the opponent's piece it would have to chase ("chariot",
+    ...): every move either loses otherwise or checks (chases that piece), and the opponent can keep it so
+    for ever.
 
     at_risk: for a draw, the sides (0 Red, 1 Black) that might be forced to check or chase to hold it, so
-    that the perpetual check and chase rulings (not yet inside the tables) might make it a loss for them;
-    empty when the draw is a draw under the rules too. Wins and losses are forced mates: never at risk."""
+    that a ruling the tables do not decide might make it a loss for them; empty when the draw is a draw under
+    the rules too."""
 
     wdl: Wdl
     plies: Optional[int]
     at_risk: tuple[int, ...] = ()
+    order: int = 0
+    kinds: tuple[str, ...] = ()
 
     @classmethod
     def of_entry(cls, entry: int, flipped: bool = False) -> "TableValue":
@@ -45,19 +57,27 @@ class TableValue:
         if entry & ~3 == DRAW_RULES_ENTRY:
             sides = tuple(side ^ flipped for side in (0, 1) if entry & (1 << side))
             return cls(Wdl.DRAW, None, tuple(sorted(sides)))
-        if entry > MAX_DTM:
+        fields = tb_entry_fields(entry)
+        if fields is None:
             raise ValueError(f"entry {entry:#x} holds no value")
-        return cls(Wdl.WIN if entry % 2 else Wdl.LOSS, entry)
+        wdl, order, plies, kinds = fields
+        return cls(Wdl(wdl), plies, order=order, kinds=_kind_names(kinds))
 
     @property
     def rules_may_change(self) -> bool:
-        """A draw that the perpetual check or chase rulings might turn into a win or a loss."""
+        """A draw that a perpetual check or chase ruling might turn into a win or a loss."""
         return bool(self.at_risk)
 
     @property
+    def ruled(self) -> bool:
+        """A win or a loss decided through a perpetual check or chase ruling (order >= 1)."""
+        return self.order > 0
+
+    @property
     def dtm(self) -> Optional[int]:
-        """Signed plies to mate: +n the side to move mates in n, -n it is mated in n (0: now); None: draw."""
-        if self.plies is None:
+        """Signed plies to mate: +n the side to move mates in n, -n it is mated in n (0: now); None: a draw,
+        or a result decided through a ruling (no mate distance: see plies and order)."""
+        if self.plies is None or self.ruled:
             return None
         return self.plies if self.wdl is Wdl.WIN else -self.plies
 
@@ -65,15 +85,17 @@ class TableValue:
         """The value for the mover of a move leading to a position of this value (for the opponent)."""
         if self.plies is None:
             return self
-        return TableValue(Wdl(-self.wdl), self.plies + 1)
+        return TableValue(Wdl(-self.wdl), self.plies + 1, order=self.order)
 
-    def rank(self) -> tuple[int, int]:
-        """A sort key, best first: quicker wins, then draws, then slower losses."""
+    def rank(self) -> tuple[int, int, int]:
+        """A sort key, best first: wins by mate, quicker first, then wins through the rulings (lower order,
+        then quicker), draws, then losses through the rulings (higher order, then slower), losses by mate
+        (slower first)."""
         if self.wdl is Wdl.WIN:
-            return (0, self.plies or 0)
+            return (0, self.order, self.plies or 0)
         if self.wdl is Wdl.DRAW:
-            return (1, 0)
-        return (2, -(self.plies or 0))
+            return (1, 0, 0)
+        return (2, -self.order, -(self.plies or 0))
 
     def __str__(self) -> str:
         if self.wdl is Wdl.DRAW:
@@ -81,9 +103,32 @@ class TableValue:
                 return "draw"
             sides = " and ".join(("red", "black")[side] for side in self.at_risk)
             return f"draw, unless the perpetual check/chase rules decide it ({sides} may be forced to chase or check)"
+        if self.ruled:
+            return self._ruled_text()
         if self.wdl is Wdl.WIN:
             return f"win, mate in {self.plies} {_plies(self.plies)}"
         return "loss, no legal move" if self.plies == 0 else f"loss, mated in {self.plies} {_plies(self.plies)}"
+
+    def _ruled_text(self) -> str:
+        if self.plies == 0:
+            return f"loss by the {_ruling(self.kinds)} ruling: every move loses otherwise or {_forced(self.kinds)}"
+        result = "win" if self.wdl is Wdl.WIN else "loss"
+        return (f"{result} by the perpetual check/chase ruling in {self.plies} {_plies(self.plies)} "
+                f"(order {self.order})")
+
+
+def _kind_names(kinds: int) -> tuple[str, ...]:
+    names = ("check",) if kinds & TB_VALUE_KIND_CHECK else ()
+    return names + tuple(name for ptype, name in CHASED_PIECES.items() if kinds & (1 << ptype))
+
+
+def _ruling(kinds: tuple[str, ...]) -> str:
+    return "perpetual check" if "check" in kinds else "perpetual chase"
+
+
+def _forced(kinds: tuple[str, ...]) -> str:
+    """What every move of the ruled side does (each kind of the mask, all at once)."""
+    return " and ".join("checks" if kind == "check" else f"chases the {kind}" for kind in kinds)
 
 
 def _plies(n: int) -> str:
