@@ -76,7 +76,7 @@ def catalog() -> tuple[CatalogEntry, ...]:
         peak = peak_bytes(material)
         why = ""
         if peak > MEMORY_BUDGET:
-            why = f"needs {peak / 2**30:,.1f} GiB to build, over the {MEMORY_BUDGET / 2**30:g} GiB budget"
+            why = f"needs {peak / 2**30:,.2f} GiB to build, over the {MEMORY_BUDGET / 2**30:g} GiB budget"
         else:
             missing = [sub.name for sub in subs if not entries[sub].in_set]
             if missing:
