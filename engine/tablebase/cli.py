@@ -2,8 +2,9 @@
 
     jiangjun tb build [ENDING...] [-o DIR] [--verify] [-cluster tcp://HOST:8786 | local:N]
                                                         ENDING: a name (KRKAABB) or a FEN; none: the set
-    jiangjun tb list [--all]                            the set: each ending's size and memory; --all: and
-                                                        the endings left out, with why
+    jiangjun tb list [--all] [--built DIR] [--markdown]  the set: each ending's size and memory; --all: and
+                                                        the endings left out, with why; --built: the figures
+                                                        of the builds into DIR
     jiangjun tb show FEN [--tables DIR ...]            the shipped tables, and those of the folders given
     jiangjun tb info FILE...                            what a table file's header records
 """
@@ -25,6 +26,7 @@ from .fileformat import TableFile
 from .plan import BuildPlan
 from .probe import open_tablebase
 from .runner import run_build
+from .state import BuildState
 
 DEFAULT_DIRECTORY = "tablebases"
 
@@ -46,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "processes here); needs pip install 'jiangjun[cluster]'")
     listing = sub.add_parser("list", help="print the set of endings `tb build` builds with no ending named")
     listing.add_argument("--all", action="store_true", help="also the endings left out, and why")
+    listing.add_argument("--built", metavar="DIR", help="with each ending, the figures of its build in DIR "
+                         "(from DIR's build-state.json, over every run that built into DIR)")
+    listing.add_argument("--markdown", action="store_true", help="a Markdown table")
     show = sub.add_parser("show", help="print a position's value and every legal move's")
     show.add_argument("fen", help="the position")
     show.add_argument("--tables", nargs="+", default=[],
@@ -102,22 +107,54 @@ def _report_line(report: BuildReport) -> str:
 
 
 def _list(args: argparse.Namespace, out: IO[str]) -> int:
-    """The set, each ending with its entries and peak memory; --all: the endings left out too."""
+    """The set, each ending with its entries and estimated peak memory (and, with --built DIR, the figures
+    of its build from DIR's state file); --all: the endings left out too, with why."""
     entries = catalog()
     members = [entry for entry in entries if entry.in_set]
-    print(f"{'ending':<14}{'entries/side':>15}{'peak MB':>10}  {'needs'}", file=out)
-    for entry in members:
-        print(f"{entry.name:<14}{entry.entries:>15,}{entry.peak_bytes / 2**20:>10,.0f}  {' '.join(entry.sub_tables)}",
-              file=out)
-    left = [entry for entry in entries if not entry.in_set]
-    print(f"{len(members):,} endings in the set, {sum(e.entries for e in members):,} entries per side; "
-          f"{len(left):,} left out (their build needs more than {MEMORY_BUDGET / 2**30:g} GiB)"
-          + ("" if args.all else ": --all lists them"), file=out)
+    built = BuildState(Path(args.built)).tables if args.built else None
+    columns = ["ending", "entries/side", "estimated peak MiB"]
+    columns += ["seconds", "positions/s", "peak MiB", "bytes"] if built is not None else ["needs"]
+    rows = [_list_row(entry, built) for entry in members]
     if args.all:
-        for entry in left:
-            print(f"{entry.name:<14}{entry.entries:>15,}{entry.peak_bytes / 2**20:>10,.0f}  left out: "
-                  f"{entry.why_left_out}", file=out)
+        rows += [[entry.name, f"{entry.entries:,}", f"{entry.peak_bytes / 2**20:,.0f}", f"left out: {entry.why_left_out}"]
+                 + [""] * (len(columns) - 4) for entry in entries if not entry.in_set]
+    _print_rows(columns, rows, args.markdown, out)
+    left = len(entries) - len(members)
+    print(f"{len(members):,} endings in the set, {sum(e.entries for e in members):,} entries per side; {left:,} "
+          f"left out (their build needs more than {MEMORY_BUDGET / 2**30:g} GiB)"
+          + ("" if args.all else ": --all lists them"), file=out)
+    if built is not None:
+        done = [built[entry.name] for entry in members if entry.name in built]
+        peaks = [figures["peak_rss_mb"] for figures in done if figures.get("peak_rss_mb")]
+        print(f"built in {args.built}: {len(done):,} of {len(members):,}, {sum(f['seconds'] for f in done):,.0f} s of "
+              f"generation, {sum(f['file_bytes'] for f in done):,} bytes, peak {max(peaks, default=0):,.0f} MiB", file=out)
     return 0
+
+
+def _list_row(entry, built: Optional[dict]) -> list[str]:
+    row = [entry.name, f"{entry.entries:,}", f"{entry.peak_bytes / 2**20:,.0f}"]
+    if built is None:
+        return row + [" ".join(entry.sub_tables)]
+    figures = built.get(entry.name)
+    if figures is None:
+        return row + ["not built", "", "", ""]
+    peak = figures.get("peak_rss_mb")
+    return row + [f"{figures['seconds']:,.2f}", f"{figures['positions_per_second']:,}",
+                  "" if peak is None else f"{peak:,.0f}", f"{figures['file_bytes']:,}"]
+
+
+def _print_rows(columns: list[str], rows: list[list[str]], markdown: bool, out: IO[str]) -> None:
+    """Aligned text, or a Markdown table (--markdown, for docs/tablebases.md)."""
+    if markdown:
+        print("| " + " | ".join(columns) + " |", file=out)
+        print("|---|" + "---:|" * (len(columns) - 2) + "---|", file=out)
+        for row in rows:
+            print("| " + " | ".join(row) + " |", file=out)
+        return
+    widths = [14] + [max(len(column), 12) for column in columns[1:]]
+    for row in [columns] + rows:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:])]
+        print("  ".join(cells + [row[-1]]).rstrip(), file=out)
 
 
 def _show(args: argparse.Namespace, out: IO[str]) -> int:

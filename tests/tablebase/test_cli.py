@@ -53,3 +53,36 @@ def test_info_prints_what_the_header_records(table_dir):
     assert out.startswith("KRKA ") and "rules: asian" in out and "red to move: 18,507 positions" in out
     code, _, err = run("info", str(table_dir / "nothing.jjtb"))
     assert code == 2 and "cannot read" in err
+
+
+def test_list_prints_the_set_and_with_all_what_is_left_out():
+    from engine.tablebase.catalog import left_out, the_set
+
+    code, out, _ = run("list")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:2] == ["ending", "entries/side"]
+    assert lines[1].split()[:3] == [the_set()[0].name, f"{the_set()[0].entries:,}", "96"]
+    assert len(lines) == 1 + len(the_set()) + 1 and lines[-1].endswith("--all lists them")
+    code, out, _ = run("list", "--all")
+    assert len(out.splitlines()) == 1 + len(the_set()) + len(left_out()) + 1
+    assert "KCPABKAABB" in out and "left out: needs 13.83 GiB to build, over the 2 GiB budget" in out
+
+
+def test_list_built_gives_each_built_tables_figures(tmp_path):
+    assert run("build", "KRKA", "-o", str(tmp_path))[0] == 0
+    code, out, _ = run("list", "--built", str(tmp_path), "--markdown")
+    assert code == 0 and out.startswith("| ending | entries/side | estimated peak MiB | seconds | positions/s |")
+    krka = next(line for line in out.splitlines() if line.startswith("| KRKA |"))
+    assert krka.endswith(f"| {(tmp_path / 'KRKA.jjtb').stat().st_size:,} |")
+    assert "| KNK | 4,860 | 96 | not built |" in out and "built in " in out and ": 2 of " in out
+
+
+def test_build_without_an_ending_builds_the_set(monkeypatch):
+    from engine.tablebase import cli
+    from engine.tablebase.catalog import the_set
+    from engine.tablebase.runner import RunResult
+
+    plans = []
+    monkeypatch.setattr(cli, "run_build", lambda plan, *args, **kwargs: plans.append(plan) or RunResult())
+    assert run("build", "-o", "nowhere")[0] == 0
+    assert [table.name for table in plans[0]] == [entry.name for entry in the_set()]
