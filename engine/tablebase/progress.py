@@ -5,7 +5,8 @@
 On a terminal the line is redrawn in place (every second, and when a table finishes); messages are printed
 above it. Elsewhere (a CI log, a file) it is a plain line when a table finishes, and every minute while
 nothing else is printed. What is left is estimated from the entries built so far in this run and the time
-they took (tables found on disk count as done, not as speed).
+until the last of them was done (tables found on disk count as done, not as speed), so that the estimate
+holds still while a large table is built.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class ProgressLine:
         self.terminal = stream.isatty() if terminal is None else terminal
         self.tables = self.entries = 0
         self.built_entries = 0
+        self.built_seconds = 0.0      # from the start to the last table built
         self.busy: list[str] = []
         self.start = time.monotonic()
         self._lock = threading.RLock()
@@ -52,6 +54,7 @@ class ProgressLine:
             self.entries += entries
             if built:
                 self.built_entries += entries
+                self.built_seconds = time.monotonic() - self.start
             self._draw(plain=True)
 
     def stopped(self, name: str) -> None:
@@ -79,18 +82,18 @@ class ProgressLine:
         share = self.entries / self.total_entries if self.total_entries else 1.0
         parts = [f"tables {self.tables:,}/{self.total_tables:,}",
                  f"entries {_count(self.entries)}/{_count(self.total_entries)} ({share:.1%})",
-                 _duration(elapsed), self._left(elapsed)]
+                 _duration(elapsed), self._left()]
         if self.busy:
             parts.append(", ".join(self.busy[:3]) + (f" +{len(self.busy) - 3}" if len(self.busy) > 3 else ""))
         return " | ".join(parts)
 
-    def _left(self, elapsed: float) -> str:
+    def _left(self) -> str:
         remaining = self.total_entries - self.entries
         if remaining <= 0:
             return "done"
         if not self.built_entries:
             return "time left unknown"
-        return f"about {_duration(remaining * elapsed / self.built_entries)} left"
+        return f"about {_duration(remaining * self.built_seconds / self.built_entries)} left"
 
     def _draw(self, plain: bool) -> None:
         """On a terminal: redraw in place. Elsewhere: a line when `plain` (a table finished)."""
