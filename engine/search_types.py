@@ -83,6 +83,7 @@ class PvLine:
     time_ms: Optional[float] = None        # since the `go`
     nps: Optional[int] = None
     hashfull: Optional[int] = None         # permille
+    tbhits: Optional[int] = None           # probes of endgame tables that gave a value
     pv: tuple[str, ...] = ()
     wdl: Optional[Wdl] = None              # the chances the score stands for, side to move's view
 

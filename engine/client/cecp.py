@@ -435,7 +435,7 @@ class CecpProcess(EngineProcess):
         if thinking is not None:
             info = PvLine(depth=thinking.depth, seldepth=thinking.seldepth, score=thinking.score,
                           nodes=thinking.nodes, time_ms=thinking.time_ms, nps=thinking.nps,
-                          pv=answer.read_pv(thinking.pv, self.rank_base))
+                          tbhits=thinking.tbhits, pv=answer.read_pv(thinking.pv, self.rank_base))
             answer.info = info
             if on_info is not None:
                 try:

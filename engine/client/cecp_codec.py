@@ -52,6 +52,7 @@ class Thinking(NamedTuple):
     seldepth: Optional[int]
     nps: Optional[int]
     pv: str
+    tbhits: Optional[int] = None
 
 
 def parse_thinking(line: str) -> Optional[Thinking]:
@@ -65,18 +66,20 @@ def parse_thinking(line: str) -> Optional[Thinking]:
     if depth < 1:
         return None
     rest = line[m.end():]
-    seldepth = nps = None
+    seldepth = nps = tbhits = None
     if "\t" in line:
         head, _, pv = rest.partition("\t")
         extra = head.split()
         if all(word.lstrip("-").isdigit() for word in extra):
             seldepth = int(extra[0]) if extra else None
             nps = int(extra[1]) if len(extra) > 1 else None
+            tbhits = int(extra[2]) if len(extra) > 2 else None
         else:
             pv = rest
     else:
         pv = rest
-    return Thinking(depth, xboard_to_score(score), max(0, centis) * 10.0, nodes, seldepth, nps, pv.strip())
+    return Thinking(depth, xboard_to_score(score), max(0, centis) * 10.0, nodes, seldepth, nps, pv.strip(),
+                    tbhits)
 
 
 def pv_tokens(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from ..search_types import PvLine, SearchLimits, SearchResult, Wdl
 _MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
 _NO_MOVE = {"(none)", "0000", "none", "null", "(null)"}
 _INFO_NUMBERS = {"depth": "depth", "seldepth": "seldepth", "multipv": "multipv", "nodes": "nodes",
-                 "time": "time_ms", "nps": "nps", "hashfull": "hashfull"}
+                 "time": "time_ms", "nps": "nps", "hashfull": "hashfull", "tbhits": "tbhits"}
 
 
 class Codec:

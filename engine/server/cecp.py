@@ -226,6 +226,7 @@ class CecpSession(BaseSession):
             self.post(lambda: self.finished(search, result))
 
         self.search = search
+        self.tell_tablebases()
         self.engine.go(limits, on_info, on_bestmove)
 
     def finished(self, search: _Search, result: SearchResult) -> None:

@@ -115,7 +115,7 @@ def format_thinking(info: PvLine, prefix: Sequence[str] = ()) -> str:
     alone would be misread). `prefix`: moves put before the PV (the predicted move when pondering)."""
     pv = " ".join((*prefix, *info.pv))
     return (f"{info.depth} {xboard_score(info.score)} {info.time_ms // 10} {info.nodes} "
-            f"{info.seldepth} {info.nps} 0\t{pv}")
+            f"{info.seldepth} {info.nps} {info.tbhits or 0}\t{pv}")
 
 
 def format_stat01(elapsed_ms: float, info: Optional[PvLine], legal_moves: int) -> str:

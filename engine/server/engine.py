@@ -38,6 +38,7 @@ from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, Tabl
 from .. import wdl
 from . import memory, strength
 from .options import FIELD_DEFAULTS
+from .tablebases import RootChoice, TablebaseLoader, root_choice, table_reply, table_score
 from .timeman import GameTimeState, IterationTimer, allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).
@@ -80,6 +81,9 @@ class EngineOptions:
     skill_level: int = FIELD_DEFAULTS["skill_level"]         # 0..20 (engine.server.strength); 20: full
     limit_strength: bool = FIELD_DEFAULTS["limit_strength"]  # play at `elo` instead of skill_level
     elo: int = FIELD_DEFAULTS["elo"]               # on the measured scale of strength.MEASURED_ELO
+    tablebase_path: str = FIELD_DEFAULTS["tablebase_path"]   # folders of tables, ';'-separated ("": shipped only)
+    tb_probe_depth: int = FIELD_DEFAULTS["tb_probe_depth"]   # the search probes the tables from this depth
+    use_tablebase: bool = FIELD_DEFAULTS["use_tablebase"]    # the tables in the search and at the root
 
     @property
     def level(self) -> float:
@@ -131,6 +135,7 @@ class Engine:
         # stay fast.
         self._network = NetworkLoader(options.eval_file)
         self._books = BookShelf(options.book_file)
+        self._tables = TablebaseLoader(options.tablebase_path, options.use_tablebase)
         self._game_time = GameTimeState()   # what the time manager carries from move to move
         self._book_random = random.Random()
         self._level_random = random.Random()   # the noise of the strength levels
@@ -188,6 +193,8 @@ class Engine:
             self._network.load(new.eval_file)
         if "book_file" in changes:
             self._books.select(new.book_file)
+        if "tablebase_path" in changes or "use_tablebase" in changes:
+            self._tables.select(new.tablebase_path, new.use_tablebase)
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
             try:
@@ -199,6 +206,8 @@ class Engine:
         if new.threads != self._options.threads:
             self._searcher.threads = new.threads
         self._options = new
+        if self._tables.pending and not self._busy():   # during a search: at the next isready or go
+            self._tables.ensure()
 
     def set_position(self, fen: Optional[str], moves: Sequence[str] = ()) -> None:
         """Set up `fen` (None: the start position) and play `moves`, which become the game record that
@@ -275,6 +284,7 @@ class Engine:
         self.stop()
         self.wait()
         self._network.ensure(self._options.use_nnue)
+        self._tables.ensure()       # read now if the options changed during a search (the session told)
         job = _Job(limits, on_info, on_bestmove, on_currmove)
         job.book = self._books.book if self._options.own_book else None
         job.no_position = self._position_error
@@ -403,6 +413,18 @@ class Engine:
         """Which book the engine plays from, in words (for an `info string` after OwnBook or BookFile)."""
         return self._books.summary(self._options.own_book)
 
+    def tablebase_summary(self) -> str:
+        """Which endgame tables are in use, in words (for an `info string` after TablebasePath)."""
+        return self._tables.summary()
+
+    def load_tablebases(self) -> Optional[str]:
+        """Read the tables now if the options changed since they were read (not during a search: then at
+        the next call, or at `go`). Returns the summary when the user should hear of it (the tables were
+        read on an option's demand, or something was skipped), else None."""
+        if self._busy() or not self._tables.ensure():
+            return None
+        return self._tables.summary()
+
     def strength_summary(self) -> str:
         """The strength level in use, in words (for an `info string` after Skill Level or UCI_Elo)."""
         return strength.summary(self._options.level, self._options.limit_strength, self._options.elo)
@@ -458,10 +480,13 @@ class Engine:
         moves = _allowed_moves(position, job.limits.searchmoves, banmoves)
         if not moves:
             return _no_move(ruling)
-        # The book knows nothing of rulings: where the rules have ended the game, the search answers.
+        # The book and the tables know nothing of rulings: where the rules have ended the game, the search
+        # answers.
         answer = ((None if ruling is not None else self._book_move(job, position, banmoves))   # Step 3. Book
                   or self._static_only(job, position, moves)                               # Step 4. Depth 0
-                  or self._searched(job, position, banmoves, options, soft, hard))         # Steps 5-8
+                  or (None if ruling is not None else                                      # Step 5. Tables
+                      self._table_answer(job, position, banmoves, moves, options, soft, hard))
+                  or self._searched(job, position, banmoves, options, soft, hard))         # Steps 6-9
         if ruling is None:
             return answer
         note = f"the rules end the game here ({_ruling_words(ruling)}); a move is given all the same"
@@ -495,18 +520,59 @@ class Engine:
                            note="depth 0: the static evaluation, and its choice of move one ply ahead",
                            static=True)
 
+    def _table_answer(self, job: _Job, position: Position, banmoves: tuple[str, ...], moves: Sequence[str],
+                      options: EngineOptions, soft: int, hard: int) -> Optional[SearchResult]:
+        """Step 5: the endgame tables at the root (engine.server.tablebases.root_choice), at full strength
+        only (a limited strength plays as its search finds, and perfect endings would not be limited): a
+        won or lost root plays the table's move (the quickest win, the slowest loss) without a search, a
+        drawn one has the search choose among the moves that keep the draw."""
+        tables = self._tables.tables if options.use_tablebase else None
+        if tables is None or strength.level_limits(options.level) is not None:
+            return None
+        choice = root_choice(tables, position, moves)
+        if choice is None:
+            return None
+        if not choice.play:
+            found = self._searched(job, position, banmoves, options, soft, hard, only=choice.moves)
+            return replace(found, note=f"tablebase {choice.ending}: a draw; the search chose among the "
+                                       f"{len(choice.ranked)} moves that keep it")
+        move, value = choice.ranked[0]
+        reply = table_reply(tables, position, move)
+        pv = (move,) if reply is None else (move, reply)
+        self._report_table_lines(job, choice, pv, wdl.material_of(position), options.multipv)
+        return _unsearched(move, score=table_score(value), ponder=reply, pv=pv,
+                           note=f"tablebase {choice.ending}: {value}")
+
+    def _report_table_lines(self, job: _Job, choice: RootChoice, pv: tuple[str, ...], material: int,
+                            multipv: int) -> None:
+        """The info lines of a move the tables chose (its line `pv`): the first `multipv` moves with their
+        values (a mate from the table's distance, or a draw), tbhits the moves probed."""
+        elapsed = int((time.monotonic() - job.go_time) * 1000)
+        for number, (move, value) in enumerate(choice.ranked[:multipv], 1):
+            score = table_score(value)
+            line = PvLine(depth=1, seldepth=1, multipv=number, score=score, nodes=0, time_ms=elapsed, nps=0,
+                          hashfull=0, tbhits=len(choice.ranked), pv=pv if number == 1 else (move,),
+                          wdl=wdl.chances(score, material))
+            try:
+                job.on_info(line)
+            except Exception:  # a failing writer must not lose the answer
+                pass
+
     def _searched(self, job: _Job, position: Position, banmoves: tuple[str, ...], options: EngineOptions,
-                  soft: int, hard: int) -> SearchResult:
-        """Steps 5-8: the search, within what is left of the deadlines, at the strength level asked for,
-        and the line it plays (Step 2 made sure that the `go` leaves it a root move)."""
+                  soft: int, hard: int, only: Sequence[str] = ()) -> SearchResult:
+        """Steps 6-9: the search, within what is left of the deadlines, at the strength level asked for,
+        and the line it plays (Step 2 made sure that the `go` leaves it a root move; `only`, when given,
+        narrows the root moves further: the tables' drawing moves)."""
         limits = job.limits
-        soft, hard = _remaining_deadlines(job, soft, hard)          # Step 5. Deadlines
-        # Step 6. Strength: a level below full only lowers the depth and node limits (the time limits
+        soft, hard = _remaining_deadlines(job, soft, hard)          # Step 6. Deadlines
+        # Step 7. Strength: a level below full only lowers the depth and node limits (the time limits
         # stay the time manager's) and searches its candidates as extra PV lines, not shown to the GUI.
         level = strength.level_limits(options.level)
         depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
                                                        options.multipv, self._level_random)
-        # Step 7. The search.
+        # Step 8. The search, probing the tables below the root at full strength.
+        tables = self._tables.tables if options.use_tablebase and level is None else None
+        self._searcher.set_tablebase(None if tables is None else tables.probe, options.tb_probe_depth)
         reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(
             position.kernel_board,
@@ -515,7 +581,7 @@ class Engine:
             mate=min(limits.mate or 0, _MAX_DEPTH),
             soft_ms=soft, hard_ms=hard,
             multipv=multipv,
-            searchmoves=tuple(limits.searchmoves),
+            searchmoves=tuple(only or limits.searchmoves),
             banmoves=banmoves,
             on_info=reporter.collect,
             soft_share=job.timer.soft_share if job.timer is not None else None,
@@ -524,7 +590,7 @@ class Engine:
         )
         if job.timer is not None:
             job.timer.finish()
-        # Step 8. The choice: the best line, or at a strength level one of its candidates.
+        # Step 9. The choice: the best line, or at a strength level one of its candidates.
         chosen = strength.choose_line(level, reporter.iteration, found, self._level_random)
         return SearchResult(
             bestmove=chosen.bestmove, ponder=chosen.ponder, score=Score(chosen.score),
@@ -603,7 +669,7 @@ def _no_position_words(reason: str) -> str:
 
 
 def _remaining_deadlines(job: _Job, soft: int, hard: int) -> tuple[int, int]:
-    """Step 5: the deadlines (ms, 0: none) counted from the `go`, less the time spent since (at least 1)."""
+    """Step 6: the deadlines (ms, 0: none) counted from the `go`, less the time spent since (at least 1)."""
     if not (soft or hard):
         return 0, 0
     spent = int((time.monotonic() - job.go_time) * 1000)
@@ -629,7 +695,7 @@ def _pv_line(report: SearchReport, material: int) -> PvLine:
     return PvLine(
         depth=report.depth, seldepth=report.seldepth, multipv=report.multipv, score=score,
         nodes=report.nodes, time_ms=report.time_ms, nps=report.nps,
-        hashfull=report.hashfull, pv=report.pv, wdl=wdl.chances(score, material),
+        hashfull=report.hashfull, tbhits=report.tbhits, pv=report.pv, wdl=wdl.chances(score, material),
     )
 
 

@@ -243,6 +243,9 @@ def _builtin_options() -> tuple[EngineOption, ...]:
     def strength(engine: Engine) -> str:
         return engine.strength_summary()
 
+    def tablebases(engine: Engine) -> str:
+        return engine.tablebase_summary()
+
     return (
         EngineOption("check", "times in `go` are in ms, not seconds",
                      ucci="usemillisec", setting="millis", default=False),
@@ -292,6 +295,17 @@ def _builtin_options() -> tuple[EngineOption, ...]:
         EngineOption("spin", "the strength to play at with UCI_LimitStrength, on the measured scale",
                      uci="UCI_Elo", ucci="elo", cecp=FEATURE, field="elo", summary=strength,
                      default=ELO_MAX, minimum=ELO_MIN, maximum=ELO_MAX),
+        EngineOption("string", "folders of endgame tables (.jjtb), separated by ';'; the shipped tables "
+                     "are used after them, and alone when empty",
+                     uci="TablebasePath", ucci="tablebasepath", cecp=FEATURE, field="tablebase_path",
+                     summary=tablebases, default="", aliases=("egtbpaths",)),
+        EngineOption("spin", "the search probes the endgame tables at nodes at least this many plies deep",
+                     uci="TablebaseProbeDepth", ucci="tablebaseprobedepth", cecp=FEATURE,
+                     field="tb_probe_depth", default=1, minimum=1, maximum=100),
+        EngineOption("check", "use the endgame tables (the search and the move at the root; not at a "
+                     "limited strength)",
+                     uci="UseTablebase", ucci="useegtb", cecp=FEATURE, field="use_tablebase",
+                     summary=tablebases, default=True),
     )
 
 

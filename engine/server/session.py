@@ -95,6 +95,13 @@ class BaseSession(ABC):
         """Tell the user of a problem they should act on (UCI family: `info string`; CECP: a dialog)."""
         self.tell(text)
 
+    def tell_tablebases(self) -> None:
+        """Read the endgame tables if they are due (engine.load_tablebases: their options changed, or
+        they were never read), and say what was read when the user should hear of it."""
+        loaded = self.engine.load_tablebases()
+        if loaded is not None:
+            self.tell(loaded)
+
     @property
     def debug_log_file(self) -> str:
         """The option `Debug Log File`: the file the debug log writes to, "" when it is off."""
@@ -210,9 +217,11 @@ class Session(BaseSession):
 
     # -- common commands ---------------------------------------------------------------------
     def cmd_isready(self, args: list[str]) -> None:
-        # Ready to search: the facade (and the kernel) are loaded now if no command has needed them yet.
-        _ = self.engine
+        # Ready to search: the facade (and the kernel) are loaded now if no command has needed them yet,
+        # and the endgame tables are read if their options changed (or at the first isready).
+        self.tell_tablebases()
         self.say("readyok")
+
 
     def cmd_setoption(self, args: list[str]) -> None:
         """`setoption name N [value V]` (UCI) or `setoption N [V]` (UCCI), in either dialect; N may be
@@ -243,6 +252,7 @@ class Session(BaseSession):
             self.perft(args[1:])
             return
         limits = self.parse_go(args)
+        self.tell_tablebases()
         self.engine.go(limits, self.report_info, self.report_bestmove, self.report_currmove)
 
     def cmd_stop(self, args: list[str]) -> None:

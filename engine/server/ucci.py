@@ -27,7 +27,7 @@ _COUNT_WORDS = ("depth", "nodes", "movestogo", "oppmovestogo")
 #: Standard UCCI options this engine does not have: accepted without comment (XQWizard and the league
 #: simulator send some of them without reading the option list).
 IGNORED_OPTIONS = frozenset((
-    "promotion", "useegtb", "usehash", "egtbpaths", "evalapi", "idle", "pruning",
+    "promotion", "usehash", "evalapi", "idle", "pruning",
     "knowledge", "randomness", "style", "selectivity", "repetition", "drawmoves", "loadbook",
 ))
 

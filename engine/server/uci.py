@@ -4,7 +4,7 @@ handshake; bare `fen`/`startpos` lines).
     > uci                                   < id name ..., option name ... lines, uciok
     > position startpos moves h2e2 h9g7
     > go wtime 60000 btime 60000 winc 1000 binc 1000
-    < info depth 9 seldepth 14 multipv 1 score cp 21 nodes 98765 nps 1500000 hashfull 12 time 66 pv h0g2 ...
+    < info depth 9 seldepth 14 multipv 1 score cp 21 nodes 98765 nps 1500000 hashfull 12 tbhits 0 time 66 pv h0g2 ...
     < info depth 10 currmove h0g2 currmovenumber 1          (once a search has run for 3 s)
     < bestmove h0g2 ponder i9h9
 
@@ -28,13 +28,15 @@ _COUNT_WORDS = ("movestogo", "depth", "nodes", "mate")
 
 
 def format_info(info: PvLine, show_wdl: bool = False) -> str:
-    """`info depth D seldepth S multipv K score cp X|mate M [wdl W D L] nodes N nps R hashfull H time T
-    pv ...`; the chances only with `show_wdl` (UCI_ShowWDL)."""
+    """`info depth D seldepth S multipv K score cp X|mate M [wdl W D L] nodes N nps R hashfull H tbhits B
+    time T pv ...`, as Pikafish prints it; the chances only with `show_wdl` (UCI_ShowWDL); tbhits the
+    probes of the endgame tables (0 when none: GUIs parse the field)."""
     score = f"mate {info.score.mate}" if info.score.is_mate else f"cp {info.score.value}"
     if show_wdl and info.wdl is not None:
         score += " wdl {} {} {}".format(*info.wdl)
     line = (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} score {score} "
-            f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
+            f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} tbhits {info.tbhits or 0} "
+            f"time {info.time_ms}")
     return line + (" pv " + " ".join(info.pv) if info.pv else "")
 
 

@@ -17,12 +17,12 @@ from support.driver import START_FEN, EngineDriver
 # The info line of today, without the chances (tests/server/test_uci.py's INFO_LINE).
 INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
-    r"hashfull (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
+    r"hashfull (\d+) tbhits (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
 )
 # The same with UCI_ShowWDL: the chances right after the score, as Pikafish and Stockfish print them.
 WDL_INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) wdl (\d+) (\d+) (\d+) "
-    r"nodes (\d+) nps (\d+) hashfull (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
+    r"nodes (\d+) nps (\d+) hashfull (\d+) tbhits (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
 )
 CURRMOVE_LINE = re.compile(r"^info depth (\d+) currmove ([a-i]\d[a-i]\d) currmovenumber (\d+)$")
 
@@ -148,7 +148,7 @@ def test_the_current_move_lines_of_each_dialect():
     line = PvLine(depth=3, seldepth=5, score=Score(21), nodes=9, nps=9000, hashfull=1, time_ms=1, pv=("h0g2",),
                   wdl=Wdl(300, 450, 250))
     assert uci.format_info(line) == ("info depth 3 seldepth 5 multipv 1 score cp 21 nodes 9 nps 9000 hashfull 1 "
-                                     "time 1 pv h0g2")
+                                     "tbhits 0 time 1 pv h0g2")
     assert " score cp 21 wdl 300 450 250 nodes 9 " in uci.format_info(line, show_wdl=True)
     assert ucci.format_info(line, show_wdl=True)[0] == "info depth 3 score 21 wdl 300 450 250 pv h0g2"
 

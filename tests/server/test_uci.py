@@ -18,7 +18,7 @@ from support.driver import MATE_IN_ONE_FEN, MATED_FEN, START_FEN, EngineDriver, 
 
 INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
-    r"hashfull (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
+    r"hashfull (\d+) tbhits (\d+) time (\d+) pv( [a-i]\d[a-i]\d)+$"
 )
 
 
