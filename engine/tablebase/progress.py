@@ -57,6 +57,13 @@ class ProgressLine:
                 self.built_seconds = time.monotonic() - self.start
             self._draw(plain=True)
 
+    def found(self, tables: int, entries: int) -> None:
+        """Tables done before this run (found on disk): counted, shown once."""
+        with self._lock:
+            self.tables += tables
+            self.entries += entries
+            self._draw(plain=True)
+
     def stopped(self, name: str) -> None:
         """A table no longer in progress that is not done (it failed)."""
         with self._lock:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Optional, Protocol
 
 from .build import BuildReport, build_table, table_path
-from .errors import DamagedTableError, TablebaseError
+from .errors import DamagedTableError
 from .fileformat import SUFFIX, TableFile
 from .plan import BuildPlan, PlannedTable
 from .progress import ProgressLine
@@ -98,7 +98,7 @@ def build_here(plan: BuildPlan, todo: list[PlannedTable], directory: Path, verif
         events.started(table.name)
         try:
             report = build_table(directory, table.material, verify, events.say)
-        except (TablebaseError, RuntimeError, MemoryError, OSError) as exc:
+        except (ValueError, ArithmeticError, RuntimeError, MemoryError, OSError) as exc:   # TablebaseError among them
             events.failed(table.name, exc)
         else:
             events.finished(report)
@@ -126,7 +126,10 @@ class _Run:
             self.state.found(table.name, table.entries, path.stat().st_size, header)
             self.result.reports.append(BuildReport(table.name, True, table.entries, file_bytes=path.stat().st_size,
                                                    statistics=tuple(header.get("statistics", ()))))
-            self.progress.finished(table.name, table.entries, built=False)
+        self.state.save()
+        if self.done:
+            self.say(f"{len(self.done):,} of the {len(self.plan):,} tables are in {self.directory} already")
+            self.progress.found(len(self.done), sum(self.plan[name].entries for name in self.done))
         return todo
 
     def _check(self, path: Path, table: PlannedTable) -> Optional[dict]:
@@ -149,6 +152,7 @@ class _Run:
         self.result.reports.append(report)
         if report.reused:
             self.state.found(report.name, report.entries, report.file_bytes, {"statistics": report.statistics})
+            self.state.save()
         else:
             self.state.built(report, self.verify)
         self.progress.finished(report.name, report.entries, built=not report.reused)

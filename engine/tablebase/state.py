@@ -80,7 +80,7 @@ class BuildState:
 
     def found(self, name: str, entries: int, file_bytes: int, header: dict) -> None:
         """A table already on disk: its figures are kept when a run recorded them (and its file is the
-        same size), else taken from its header."""
+        same size), else taken from its header. Not saved yet (the caller saves once for many)."""
         self.runs[-1]["found"] += 1
         known = self.tables.get(name)
         if known is not None and known.get("file_bytes") == file_bytes:
@@ -93,7 +93,6 @@ class BuildState:
             "positions_per_second": round(2 * entries / seconds) if seconds else 0,
             "peak_rss_mb": None, "file_bytes": file_bytes, "where": "", "verified": False,
             "statistics": _statistics(header.get("statistics", ()))}
-        self.save()
 
     def failed(self, name: str, error: str) -> None:
         self.runs[-1]["failed"] += 1
