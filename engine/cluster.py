@@ -1,5 +1,6 @@
-"""Dask, as the match runner (engine.match.cluster) and the data tools (tools/) use it: connecting to a
-cluster, the worker's per-thread state, and collecting results (as they finish, or in task order). Nothing here knows about games.
+"""Dask, as the match runner (engine.match.cluster), the table builder (engine.tablebase.cluster) and the data
+tools (tools/) use it: connecting to a cluster, the worker's per-thread state, and collecting results (as they
+finish, or in task order). Nothing here knows about games or tables.
 
 Dask is an optional extra (``pip install 'jiangjun[cluster]'``); this module imports it only when called,
 so that everything else works without it.
