@@ -113,7 +113,22 @@ cdef class TbTable:
         S.values[0] = table.gen.values[0]
         S.values[1] = table.gen.values[1]
         self.gen.sub_order = max(self.gen.sub_order, table.highest_order())
+        marked = table.marked_sides()
+        self.gen.sub_marked |= ((marked & 1) << 1) | (marked >> 1) if flip else marked
         self._keep.append(table)
+
+    def marked_sides(self):
+        """The sides (0: Red, 1: Black, as bits 1 << side) that some draw of the table is marked for."""
+        self._check_values()
+        cdef int s, v, marked = 0
+        cdef int64_t index
+        with nogil:
+            for s in range(2):
+                for index in range(self.lay.size):
+                    v = self.gen.values[s][index]
+                    if (v & ~3) == TB_DRAW_RULES:
+                        marked |= v & 3
+        return marked
 
     def highest_order(self):
         """The highest order of the table's values (0: none decided through a ruling)."""
@@ -164,8 +179,6 @@ cdef class TbTable:
                 break
             order += 1
         self.gen.order = order
-        with nogil:
-            tb_finish(&self.gen)
         self._mark_draws()
         if self.gen.errors:
             raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
@@ -205,32 +218,89 @@ cdef class TbTable:
                 tb_recheck_captures(&self.gen)
 
     def _mark_draws(self):
-        """Step 4: the draws a ruling might still change, marked."""
+        """Step 4: the exposure bound for each side it applies to, what is still unknown a draw, and the
+        draws a ruling might still change marked (tb_rules.pxi, parts B and C)."""
         cdef int s
         for s in range(2):
             self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
         try:
             if self.gen.safe[0] == NULL or self.gen.safe[1] == NULL:
                 raise MemoryError()
+            for s in range(2):
+                memset(self.gen.safe[s], 0, self.lay.size)
+            for s in range(2):
+                if bound_applies(&self.gen, s):
+                    self._expose(s)
             with nogil:
+                tb_finish(&self.gen)
                 tb_flag_rule_draws(&self.gen)
         finally:
             for s in range(2):
                 free(self.gen.safe[s])
                 self.gen.safe[s] = NULL
 
+    def _expose(self, int side):
+        """Part B for one side: the relaxed rulings' rounds from the first order not used, then their
+        entries undecided again and marked exposed (all undecided ones if the orders run out)."""
+        cdef int order = self.gen.order
+        self.gen.relaxed = True
+        self.gen.exposed_side = side
+        self.gen.bound_order = order
+        try:
+            if self.gen.sub_marked & (1 << side):
+                with nogil:
+                    tb_bound_start(&self.gen)
+                self._passes(None)
+            while True:
+                order += 1
+                if order > TB_MAX_ORDER:
+                    break
+                self.gen.order = order
+                self.gen.decided = 0
+                self._rule_round()
+                self._passes(None)
+                if self.gen.decided == 0:
+                    break
+            with nogil:
+                tb_bound_finish(&self.gen, order > TB_MAX_ORDER)
+        finally:
+            self.gen.relaxed = False
+            self.gen.order = self.gen.bound_order
+
     def verify(self):
-        """(mismatches, (index, side) of the last one or None): every entry against one ply of minimax
-        over its successors (sub-tables for the captures); for a draw, the sides its mark calls safe must
-        be safe by its successors' marks."""
+        """(mismatches, (index, side) of the last one or None): every entry against its successors
+        (sub-tables for the captures): a position lost now by a ruling by the ruling's condition, any other
+        by one ply of minimax; for a draw, the sides its mark calls safe must be safe by its successors'
+        marks, or, for a side the exposure bound applies to, be reached by its attractor (tb_rules.pxi)."""
         cdef int64_t bad, bad_index = -1
         cdef int bad_side = -1
+        cdef int s
         self._check_values()
         self.gen.errors = 0
         with nogil:
             bad = tb_verify(&self.gen, &bad_index, &bad_side)
+        for s in range(2):
+            if bound_applies(&self.gen, s):
+                bad += self._verify_bound(s, &bad_index, &bad_side)
         bad += self.gen.errors
         return bad, (None if bad_index < 0 else (bad_index, bad_side))
+
+    cdef int64_t _verify_bound(self, int side, int64_t* bad_index, int* bad_side) except -1:
+        """The draws called safe for a side the exposure bound applies to (tb_verify_bound)."""
+        cdef int s
+        cdef int64_t bad
+        for s in range(2):
+            self.gen.kinds[s] = <uint8_t*>malloc(self.lay.size)
+        try:
+            if self.gen.kinds[0] == NULL or self.gen.kinds[1] == NULL:
+                raise MemoryError()
+            with nogil:
+                bad = tb_verify_bound(&self.gen, side, bad_index, bad_side)
+        finally:
+            for s in range(2):
+                free(self.gen.kinds[s])
+                self.gen.kinds[s] = NULL
+        return bad
 
     def value(self, int64_t index, int side):
         """The entry's value: a decided one (tb_entry_fields reads it), TB_VALUE_DRAW, TB_VALUE_DRAW_RULES

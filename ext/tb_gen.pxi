@@ -29,7 +29,7 @@ cdef enum:
     TB_NO_KEY = 0x7FFFFFFF   # larger than any rank_key
     TB_VISIT_RETRO = 0       # what an un-move's predecessor is visited for (unmove_from)
     TB_VISIT_SAFETY = 1
-    TB_VISIT_KINDS = 2
+    TB_VISIT_BOUND = 2
 
 
 cdef int TB_HORSE_JUMPS[8]
@@ -59,8 +59,16 @@ cdef struct TbGen:
     # that piece's id in a decoded position (0: the opponent has not exactly one of the type).
     int valid_kinds[2]
     int only_piece[2][PIECE_TYPES]
-    int ruled_side              # while the rulings are decided: the side S of the fixed point
-    uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask
+    # The exposure bound (tb_rules.pxi, part B): every kind a side could be ruled on (a chase of any piece
+    # of a type); while it is computed for exposed_side, rulings are relaxed and its values take the
+    # orders from bound_order on.
+    int bound_kinds[2]
+    bint relaxed
+    int exposed_side
+    int bound_order
+    int sub_marked              # the sides (board colours) some sub-table draw is marked for
+    uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
+                                # exposure bound is verified: its attractor
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
 
 
@@ -114,6 +122,8 @@ cdef int capture_value(TbGen* G, Pos* p, int captured) noexcept nogil:
     if index < 0:
         G.errors += 1
         return TB_UNKNOWN
+    if G.relaxed:
+        return exposed_capture_value(G, p, S, S.values[side][index])
     return S.values[side][index]
 
 
@@ -277,8 +287,9 @@ cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
 
 cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
     """Visit every predecessor by a quiet un-move of the position on the board (side s to move): for
-    step 2 of the retrograde analysis (TB_VISIT_RETRO: decided at d - 1), the rulings' kinds
-    (TB_VISIT_KINDS: kinds_visit) or the draws' marks (TB_VISIT_SAFETY: safety_visit)."""
+    step 2 of the retrograde analysis (TB_VISIT_RETRO: decided at d - 1), the draws' marks
+    (TB_VISIT_SAFETY: safety_visit) or the verifier's check of the exposure bound (TB_VISIT_BOUND:
+    bound_visit)."""
     cdef Pos* p = G.pos
     cdef int origins[32]
     cdef int u = s ^ 1
@@ -301,8 +312,8 @@ cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
                 if j >= 0:
                     if visit == TB_VISIT_RETRO:
                         retro_visit(G, u, d, j)
-                    elif visit == TB_VISIT_KINDS:
-                        kinds_visit(G, u, j)
+                    elif visit == TB_VISIT_BOUND:
+                        bound_visit(G, u, j)
                     else:
                         safety_visit(G, u, j)
             p.board[q] = 0
@@ -401,14 +412,15 @@ cdef void tb_finish(TbGen* G) noexcept nogil:
 cdef bint entry_holds(TbGen* G, Pos* p, int v) noexcept nogil:
     """Whether the entry v of the legal position on the board follows from its successors: a position
     lost now by a ruling by the ruling's condition (ruled_now_holds, tb_rules.pxi), any other by one ply
-    of minimax, and a draw's marks by its successors' marks."""
+    of minimax, and a draw's marks by its successors' marks (tb_rules.pxi, part D)."""
     cdef int expected
     if tb_ruled_kinds(v):
         return ruled_now_holds(G, p, v)
     expected = minimax_value(G, p)
     if expected == TB_UNKNOWN and draw_safety(v) >= 0:
-        # A draw: each side its mark calls safe must be safe by its successors' marks.
-        return (draw_safety(v) & ~safety_of(G, p)) == 0
+        # A draw: each side its mark calls safe must be safe by its successors' marks (the sides the
+        # exposure bound applies to: tb_verify_bound).
+        return (draw_safety(v) & locally_checked(G) & ~safety_of(G, p)) == 0
     return v == expected
 
 

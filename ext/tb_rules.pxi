@@ -23,17 +23,14 @@
 # same piece) and leads where the opponent has such a reply, which never checks, and never chases when k
 # is a chase. Whatever cycle then repeats, the judge rules S's perpetual and finds none of the
 # opponent's: S loses. X becomes lost at (k, 0) with m(X) in its entry (tb_index.pxi); ordinary passes
-# decide its predecessors. The fixed point is computed by a full pass over each side, then passes over the
-# predecessors, by un-moves, of the entries whose masks fell. The rule is sound, not complete: a chaser
-# against a chaser, a side that may alternate kinds, a chase of one of two identical pieces stay draws.
-
-cdef enum:
-    KINDS_MASK = 0x7F
-    KINDS_CHANGED = 0x80
-
+# decide its predecessors. The fixed point is computed from above: a full pass with every U at its most
+# (which leaves few candidates), then passes over the candidates with U computed afresh, until no mask
+# falls. The rule is sound, not complete: a chaser against a chaser, a side that may alternate kinds, a
+# chase of one of two identical pieces stay draws (part C marks them).
 
 cdef void tb_init_kinds(TbGen* G) noexcept nogil:
-    """The kinds each side may be ruled on (G.valid_kinds, G.only_piece), from the material."""
+    """The kinds each side may be ruled on (G.valid_kinds, G.only_piece; G.bound_kinds: part B), from the
+    material."""
     cdef TbLayout* L = G.lay
     cdef int s, o, t, g
     cdef int counts[2][PIECE_TYPES]
@@ -50,11 +47,14 @@ cdef void tb_init_kinds(TbGen* G) noexcept nogil:
         for t in range(HORSE, PIECE_TYPES):
             if counts[s][t]:
                 G.valid_kinds[s] = TB_KIND_CHECK
+        G.bound_kinds[s] = G.valid_kinds[s]
         for t in range(PIECE_TYPES):
             G.only_piece[s][t] = 0
             if t != KING and counts[o][t] == 1:
                 G.only_piece[s][t] = side_tag(o) + SLOT_FIRST[t]
                 G.valid_kinds[s] |= 1 << t
+            if t != KING and counts[o][t]:
+                G.bound_kinds[s] |= 1 << t
 
 
 cdef inline bint undecided_at(int v, int order) noexcept nogil:
@@ -80,17 +80,24 @@ cdef int move_kinds(TbGen* G, Pos* p, int move, bint chases) noexcept nogil:
     if gives_check(p):
         kinds = TB_KIND_CHECK
     unmake_move(p)
-    if chased:
+    if chased and G.relaxed:
+        while chased:
+            kinds |= 1 << PIECE_TYPE[first_piece(chased)]     # part B: any piece of the type
+            chased &= chased - 1
+    elif chased:
         for t in range(ADVISOR, PIECE_TYPES):
             if G.only_piece[mover][t] and (chased & piece_bit(G.only_piece[mover][t])):
                 kinds |= 1 << t
     return kinds
 
 
-cdef int reply_keeps(Pos* p, int move, int kinds) noexcept nogil:
+cdef int reply_keeps(TbGen* G, Pos* p, int move, int kinds) noexcept nogil:
     """Of `kinds`, those a quiet reply of the winner keeps alive: none when it checks, only the check
-    when it chases something (a chase breaks the other side's perpetual chase, not its check)."""
+    when it chases something (a chase breaks the other side's perpetual chase, not its check); all of
+    them while the exposure bound is computed (part B)."""
     cdef uint32_t chased = 0
+    if G.relaxed:
+        return kinds
     if kinds & ~TB_KIND_CHECK:
         chased = chased_by_move(p, move)       # plays the move
     else:
@@ -103,8 +110,9 @@ cdef int reply_keeps(Pos* p, int move, int kinds) noexcept nogil:
     return kinds
 
 
-cdef int kinds_to_move(TbGen* G, Pos* p, int current) noexcept nogil:
-    """m(X) of the position on the board (S to move, undecided), at most `current`."""
+cdef int kinds_to_move(TbGen* G, Pos* p, int current, bint fresh) noexcept nogil:
+    """m(X) of the position on the board (S to move, undecided), at most `current`; U of each successor
+    computed from the masks as they stand (kinds_kept), or, unless `fresh`, taken at its most."""
     cdef MoveList ml
     cdef int o = p.side ^ 1
     cdef int k, v, u, side, move, acc = current
@@ -120,7 +128,9 @@ cdef int kinds_to_move(TbGen* G, Pos* p, int current) noexcept nogil:
         make_move(p, move)
         index = tb_encode(G.lay, p, False, &side)
         v = G.values[o][index]
-        u = G.kinds[o][index] & KINDS_MASK
+        u = acc
+        if fresh and not opponent_win_before(v, G.order):
+            u = kinds_kept(G, p, acc)
         unmake_move(p)
         if opponent_win_before(v, G.order):
             continue
@@ -134,10 +144,11 @@ cdef int kinds_to_move(TbGen* G, Pos* p, int current) noexcept nogil:
 
 
 cdef int kinds_kept(TbGen* G, Pos* p, int current) noexcept nogil:
-    """U(Y) of the position on the board (the opponent of S to move, undecided), at most `current`."""
+    """U(Y) of the position on the board (the opponent of S to move), at most `current`, from the masks
+    of S's entries as they stand."""
     cdef MoveList ml
     cdef int s = p.side ^ 1
-    cdef int k, v, m, side, move, acc = 0
+    cdef int k, m, side, move, acc = 0
     cdef int64_t index
     gen_legal(p, &ml)
     for k in range(ml.count):
@@ -146,71 +157,45 @@ cdef int kinds_kept(TbGen* G, Pos* p, int current) noexcept nogil:
             continue
         make_move(p, move)
         index = tb_encode(G.lay, p, False, &side)
-        v = G.values[s][index]
         m = G.kinds[s][index] & current & ~acc
         unmake_move(p)
-        if m == 0 or not undecided_at(v, G.order):
-            continue
-        acc |= reply_keeps(p, move, m)
-        if acc == current:
-            break
+        if m:
+            acc |= reply_keeps(G, p, move, m)
+            if acc == current:
+                break
     return acc
 
 
-cdef inline int kinds_of(TbGen* G, Pos* p, int current) noexcept nogil:
-    """m or U of the position on the board, by its side to move."""
-    if p.side == G.ruled_side:
-        return kinds_to_move(G, p, current)
-    return kinds_kept(G, p, current)
-
-
-cdef void kinds_visit(TbGen* G, int u, int64_t j) noexcept nogil:
-    """A predecessor (on the board, side u to move) of an entry whose mask fell: its own again."""
-    cdef int old = G.kinds[u][j] & KINDS_MASK
-    cdef int new
-    if old == 0:
-        return
-    new = kinds_of(G, G.pos, old)
-    if new != old:
-        G.kinds[u][j] = new | KINDS_CHANGED
-
-
 cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
-    """Round G.order's fixed point for side s (G.kinds allocated); the positions it loses now become
-    lost at (G.order, 0). Returns how many."""
-    cdef int valid = G.valid_kinds[s]
-    cdef int64_t index, found = 0, changed = 1
-    cdef int side, k, v, new
-    cdef bint decoded
-    G.ruled_side = s
-    # 1. Every undecided entry starts at every kind its side to move could be held to.
-    for side in range(2):
-        for index in range(G.lay.size):
-            G.kinds[side][index] = valid if undecided_at(G.values[side][index], G.order) else 0
-    # 2. A full pass: m over S's entries (with U at its most), then U over the opponent's.
-    for k in range(2):
-        side = s ^ k
-        for index in range(G.lay.size):
-            if G.kinds[side][index] and tb_decode(G.lay, index, G.pos):
-                G.pos.side = side
-                new = kinds_of(G, G.pos, valid)
-                G.kinds[side][index] = new | (KINDS_CHANGED if side != s and new != valid else 0)
-    # 3. Passes over the predecessors of what fell, until nothing does.
-    while changed:
-        changed = 0
-        for index in range(G.lay.size):
-            decoded = False
-            for side in range(2):
-                if G.kinds[side][index] & KINDS_CHANGED:
-                    G.kinds[side][index] &= KINDS_MASK
-                    if not decoded:
-                        tb_decode(G.lay, index, G.pos)
-                        decoded = True
-                    unmove_entry(G, index, side, 0, TB_VISIT_KINDS)
-                    changed += 1
-    # 4. The positions lost now.
+    """Round G.order's fixed point for side s (G.kinds[s] allocated: m of each entry); the positions it
+    loses now become lost at (G.order, 0). Returns how many."""
+    cdef int valid = G.bound_kinds[s] if G.relaxed else G.valid_kinds[s]
+    cdef int64_t index, found = 0
+    cdef int v, new
+    cdef bint changed = False
+    # 1. m with every U at its most: the positions where every move S can play without losing is of one
+    #    kind at least (a local test, which leaves few candidates).
     for index in range(G.lay.size):
-        v = G.kinds[s][index] & KINDS_MASK
+        G.kinds[s][index] = 0
+        if undecided_at(G.values[s][index], G.order) and tb_decode(G.lay, index, G.pos):
+            G.pos.side = s
+            G.kinds[s][index] = kinds_to_move(G, G.pos, valid, False)
+            changed = changed or G.kinds[s][index] != 0
+    # 2. Passes over the candidates, each U computed from the masks as they stand, until none falls: the
+    #    greatest fixed point (the masks only fall, from above it).
+    while changed:
+        changed = False
+        for index in range(G.lay.size):
+            if G.kinds[s][index]:
+                tb_decode(G.lay, index, G.pos)
+                G.pos.side = s
+                new = kinds_to_move(G, G.pos, G.kinds[s][index], True)
+                if new != G.kinds[s][index]:
+                    G.kinds[s][index] = new
+                    changed = True
+    # 3. The positions lost now.
+    for index in range(G.lay.size):
+        v = G.kinds[s][index]
         if v and G.values[s][index] == TB_UNKNOWN:
             tb_set(G, s, index, tb_ruled_now(G.order, v))
             found += 1
@@ -222,6 +207,8 @@ cdef int64_t tb_decide_rulings(TbGen* G) noexcept nogil:
     undecided for the other's fixed point, as they do for its own); returns the positions lost now."""
     cdef int64_t found = 0
     cdef int s
+    if G.relaxed:
+        return rule_side(G, G.exposed_side)
     for s in range(2):
         if G.valid_kinds[s]:
             found += rule_side(G, s)
@@ -261,16 +248,90 @@ cdef bint ruled_now_holds(TbGen* G, Pos* p, int v) noexcept nogil:
             w = G.values[s][index]
             unmake_move(p)
             if tb_ruled_kinds(w) and tb_order(w) == order and (tb_ruled_kinds(w) & mask & ~kept):
-                kept |= reply_keeps(p, replies.moves[r], tb_ruled_kinds(w) & mask & ~kept)
+                kept |= reply_keeps(G, p, replies.moves[r], tb_ruled_kinds(w) & mask & ~kept)
         unmake_move(p)
         if mask & ~kept:
             return False
     return regime
 
 
-# B. The draws that a ruling might still change: each is marked with the sides that might be forced into
-# a perpetual: TB_DRAW stays where neither can be, TB_DRAW_RULES | 1 (Red) | 2 (Black) elsewhere. A sound
-# over-approximation.
+# B. The exposure bound: for a side S whose every possible kind is one (it cannot check, and the opponent
+# has pieces of one chaseable type only; the defender of every one-attacker ending), which draws a ruling
+# could ever turn against it. The rulings of part A run again, relaxed: a chase of any piece of the type
+# counts, the opponent's replies may be anything but captures, and a capture into a sub-table draw where S
+# might be ruled against counts as lost for S. What that decides (orders from bound_order on) is where S
+# is *exposed*; the entries are then undecided again. Everywhere else S is safe: the opponent cannot even
+# force S to play only moves of its kind in one stretch for ever, so S has a strategy (to a move not of
+# its kind, by an attractor whose rank falls at each of its moves) under which no position repeats
+# without such a move between: no repetition cycle is all of its kind, and the judge never rules against
+# S. With two kinds or more this argument fails (S might have to alternate kinds, and a cycle's span may
+# catch two repetitions of one), and part C's marks stay as they are for such a side.
+
+cdef enum:
+    EXPOSED = 0x10           # << side, in G.safe: the bound finds the side exposed (kept through part C)
+
+
+cdef inline bint bound_applies(TbGen* G, int s) noexcept nogil:
+    """Whether the exposure bound is computed for side s: it has exactly one kind."""
+    return G.bound_kinds[s] != 0 and (G.bound_kinds[s] & (G.bound_kinds[s] - 1)) == 0
+
+
+cdef int exposed_capture_value(TbGen* G, Pos* p, TbSub* S, int v) noexcept nogil:
+    """While the bound is computed: a sub-table draw (v) where the exposed side is not safe by the sub-table's
+    mark, as a loss for that side (a loss when it is to move, a win for its opponent otherwise)."""
+    cdef int safe = draw_safety(v)
+    if safe < 0:
+        return v
+    if S.flip:
+        safe = ((safe & 1) << 1) | (safe >> 1)        # the sub-table's colours are the board's swapped
+    if safe & (1 << G.exposed_side):
+        return v
+    return tb_value_of(G.bound_order, 2 if p.side == G.exposed_side else 1)
+
+
+cdef int64_t tb_bound_start(TbGen* G) noexcept nogil:
+    """The bound's first step (G.order = G.bound_order): the undecided entries that the sub-table draws
+    where the exposed side is not safe decide by one ply of minimax; returns how many."""
+    cdef int64_t index, found = 0
+    cdef int s, v
+    cdef bint decoded
+    for index in range(G.lay.size):
+        decoded = False
+        for s in range(2):
+            if G.values[s][index] != TB_UNKNOWN:
+                continue
+            if not decoded:
+                tb_decode(G.lay, index, G.pos)
+                decoded = True
+            G.pos.side = s
+            v = minimax_value(G, G.pos)
+            if v != TB_UNKNOWN:
+                tb_set(G, s, index, v)
+                found += 1
+    return found
+
+
+cdef int64_t tb_bound_finish(TbGen* G, bint everything) noexcept nogil:
+    """The entries the bound decided (or, with `everything`, all undecided ones) undecided again and
+    marked exposed for the exposed side in G.safe; returns how many."""
+    cdef int64_t index, exposed = 0
+    cdef int s, v
+    for s in range(2):
+        for index in range(G.lay.size):
+            v = G.values[s][index]
+            if v == TB_UNKNOWN and everything or tb_is_decided(v) and tb_order(v) >= G.bound_order:
+                G.values[s][index] = TB_UNKNOWN
+                G.safe[s][index] |= EXPOSED << G.exposed_side
+                exposed += 1
+    for s in range(G.bound_order, TB_MAX_ORDER + 1):
+        G.max_distance[s] = -1
+    return exposed
+
+
+# C. The draws a ruling might still change: each is marked with the sides that might be forced into a
+# perpetual: TB_DRAW stays where neither can be, TB_DRAW_RULES | 1 (Red) | 2 (Black) elsewhere. A sound
+# over-approximation. A side is marked when it is not safe by the rule below and, if part B applies to
+# it, exposed; a side with no kind at all (it can neither check nor chase) is never marked.
 #
 # A side is *safe* at a drawn position when it can hold the draw without ever checking or chasing:
 #   - to move: it has a move into a draw where it is still safe that is a capture (a capture ends every
@@ -278,8 +339,8 @@ cdef bint ruled_now_holds(TbGen* G, Pos* p, int v) noexcept nogil:
 #   - not to move: every move of the opponent into a draw leads to a draw where it is still safe.
 # The safe sets are the greatest fixed point, computed by a full pass and then passes over the
 # predecessors (by un-moves) of the entries that lost a side. A side safe at a draw can play on without
-# a check or a chase whatever the other does, so no cycle can be ruled a loss for it; a draw where both
-# sides are safe is a draw under the rules.
+# a check or a chase whatever the other does, so no cycle can be ruled a loss for it. A draw of a
+# sub-table counts as safe for the sides its own mark calls safe.
 
 cdef enum:
     SAFE_BOTH = 3            # bit 1 << side: that side is (still) safe
@@ -359,7 +420,7 @@ cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
     cdef int old = G.safe[s][index] & SAFE_BOTH
     cdef int new = safety_of(G, G.pos) & old
     if new != old:
-        G.safe[s][index] = new | SAFE_CHANGED | (G.safe[s][index] & SAFE_FRONTIER)
+        G.safe[s][index] = new | SAFE_CHANGED | (G.safe[s][index] & ~(SAFE_BOTH | SAFE_CHANGED))
 
 
 cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
@@ -368,13 +429,24 @@ cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
         update_safety(G, u, j)
 
 
+cdef inline int marked_sides(TbGen* G, int unsafe, int safe_bits) noexcept nogil:
+    """Of the sides not safe by the rule above, those a ruling might still turn the draw against."""
+    cdef int s, marked = 0
+    for s in range(2):
+        if (unsafe & (1 << s)) and G.bound_kinds[s] and (not bound_applies(G, s) or (safe_bits & (EXPOSED << s))):
+            marked |= 1 << s
+    return marked
+
+
 cdef int64_t tb_flag_rule_draws(TbGen* G) noexcept nogil:
-    """Mark the draws the rules might change (G.safe must be allocated); returns how many."""
+    """Mark the draws the rules might change (G.safe allocated, holding part B's EXPOSED bits); returns
+    how many."""
     cdef int64_t index, flagged = 0, changed = 1
-    cdef int s
+    cdef int s, marked
     for s in range(2):
         for index in range(G.lay.size):
-            G.safe[s][index] = SAFE_BOTH if G.values[s][index] == TB_DRAW else 0
+            G.safe[s][index] = (G.safe[s][index] & (EXPOSED | EXPOSED << 1)) | (
+                SAFE_BOTH if G.values[s][index] == TB_DRAW else 0)
     # 1. A full pass.
     for index in range(G.lay.size):
         if (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
@@ -396,10 +468,126 @@ cdef int64_t tb_flag_rule_draws(TbGen* G) noexcept nogil:
                 if G.safe[s][index] & SAFE_FRONTIER:
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
-    # 3. The marks: the sides that are not safe.
+    # 3. The marks.
     for s in range(2):
         for index in range(G.lay.size):
-            if G.values[s][index] == TB_DRAW and (G.safe[s][index] & SAFE_BOTH) != SAFE_BOTH:
-                G.values[s][index] = TB_DRAW_RULES | (SAFE_BOTH & ~G.safe[s][index])
-                flagged += 1
+            if G.values[s][index] == TB_DRAW:
+                marked = marked_sides(G, SAFE_BOTH & ~G.safe[s][index], G.safe[s][index])
+                if marked:
+                    G.values[s][index] = TB_DRAW_RULES | marked
+                    flagged += 1
     return flagged
+
+
+# D. The verifier's view of the marks. A side that part B does not apply to and that a draw's mark calls
+# safe must be safe by the rule of part C, by its successors' marks (draw_holds). For a side part B
+# applies to, the draws its marks call safe must form a region where it can always reach a move not of
+# its kind (tb_verify_bound): an attractor computed afresh, by un-moves, over the stored marks.
+
+cdef inline int locally_checked(TbGen* G) noexcept nogil:
+    """The sides whose marks the rule of part C checks entry by entry."""
+    cdef int s, sides = 0
+    for s in range(2):
+        if G.bound_kinds[s] and not bound_applies(G, s):
+            sides |= 1 << s
+    return sides
+
+
+cdef enum:
+    BOUND_SAFE = 1           # in G.kinds while the bound is verified: a draw where the side is called safe
+    BOUND_REACHED = 2        # it can reach a move not of its kind from there
+    BOUND_CHANGED = 4
+
+
+cdef inline bint called_safe(int v, int s) noexcept nogil:
+    return draw_safety(v) >= 0 and (draw_safety(v) & (1 << s)) != 0
+
+
+cdef int successor_for(TbGen* G, Pos* p, int move, int s, int64_t* index_out) noexcept nogil:
+    """Where a move leads, for side s: 1 a position fine for s (a capture into a sub-table draw where s is
+    safe, or a win of s), 0 a quiet move into an entry of this table (index_out), -1 anything else."""
+    cdef int captured = p.board[move_to(move)]
+    cdef int v, side, safe
+    cdef int to_move
+    make_move(p, move)
+    if captured:
+        safe = successor_safety(G, p, captured)
+        v = capture_value(G, p, captured)
+        to_move = p.side
+        unmake_move(p)
+        if safe >= 0:
+            return 1 if safe & (1 << s) else -1
+        if tb_is_decided(v) and ((tb_distance(v) & 1) == 1) == (to_move == s):
+            return 1                                  # a win of s
+        return -1
+    index_out[0] = tb_encode(G.lay, p, False, &side)
+    unmake_move(p)
+    return 0
+
+
+cdef bint bound_reached(TbGen* G, Pos* p, int s) noexcept nogil:
+    """Whether the called-safe position on the board (marked BOUND_SAFE) reaches: s to move, a move not of
+    its kind into a called-safe draw, or any move into a reached one; the opponent to move, every move
+    into a reached draw, a win of s, or a capture into a sub-table draw safe for s."""
+    cdef MoveList ml
+    cdef int k, move, there, o = s ^ 1
+    cdef int64_t index
+    gen_legal(p, &ml)
+    for k in range(ml.count):
+        move = ml.moves[k]
+        there = successor_for(G, p, move, s, &index)
+        if p.side == s:
+            if there == 1:
+                return True
+            if there == 0 and (G.kinds[o][index] & BOUND_REACHED):
+                return True
+            if there == 0 and (G.kinds[o][index] & BOUND_SAFE):
+                G.relaxed = True
+                there = move_kinds(G, p, move, True) & G.bound_kinds[s]
+                G.relaxed = False
+                if there == 0:
+                    return True
+        elif there == -1 or (there == 0 and not (G.kinds[s][index] & BOUND_REACHED)
+                                 and not (tb_is_decided(G.values[s][index])
+                                          and tb_distance(G.values[s][index]) & 1)):
+            return False
+    return p.side != s
+
+
+cdef void bound_visit(TbGen* G, int u, int64_t j) noexcept nogil:
+    """A predecessor (on the board, side u to move) of an entry newly reached."""
+    if (G.kinds[u][j] & (BOUND_SAFE | BOUND_REACHED)) == BOUND_SAFE and bound_reached(G, G.pos, G.exposed_side):
+        G.kinds[u][j] |= BOUND_REACHED | BOUND_CHANGED
+
+
+cdef int64_t tb_verify_bound(TbGen* G, int s, int64_t* bad_index, int* bad_side) noexcept nogil:
+    """The draws called safe for side s (part B applies to it) against the attractor (G.kinds allocated,
+    G.safe NULL); returns those it does not reach."""
+    cdef int64_t index, bad = 0, changed = 1
+    cdef int side
+    G.exposed_side = s
+    for side in range(2):
+        for index in range(G.lay.size):
+            G.kinds[side][index] = BOUND_SAFE if called_safe(G.values[side][index], s) else 0
+    for index in range(G.lay.size):
+        if (G.kinds[0][index] or G.kinds[1][index]) and tb_decode(G.lay, index, G.pos):
+            for side in range(2):
+                G.pos.side = side
+                if G.kinds[side][index] and bound_reached(G, G.pos, s):
+                    G.kinds[side][index] |= BOUND_REACHED | BOUND_CHANGED
+    while changed:
+        changed = 0
+        for index in range(G.lay.size):
+            for side in range(2):
+                if G.kinds[side][index] & BOUND_CHANGED:
+                    G.kinds[side][index] &= ~BOUND_CHANGED
+                    tb_decode(G.lay, index, G.pos)
+                    unmove_entry(G, index, side, 0, TB_VISIT_BOUND)
+                    changed += 1
+    for side in range(2):
+        for index in range(G.lay.size):
+            if G.kinds[side][index] == BOUND_SAFE:
+                bad += 1
+                bad_index[0] = index
+                bad_side[0] = side
+    return bad

@@ -35,3 +35,17 @@ def safe_sides(tables, pieces, side):
     index, table_side = tables[material].index_of(board, flipped)
     value = TableValue.of_entry(tables[material].value(index, table_side), flipped)
     return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
+
+
+def single_kind_sides(material):
+    """The sides (0 Red, 1 Black) with exactly one kind of perpetual they could be ruled for, derived here
+    from the rules (not from the kernel): a side with no chariot, horse, cannon or soldier cannot check, and
+    it can only chase the opponent's advisors, elephants and attackers; one kind when all of those are of
+    one type. The tables' exposure bound decides these sides' marks (docs/tablebases.md)."""
+    sides = set()
+    for side, own, other in ((0, material.red, material.black), (1, material.black, material.red)):
+        can_check = any(own.counts[ptype] for ptype in (3, 4, 5, 6))
+        chaseable = [ptype for ptype in range(1, 7) if other.counts[ptype]]
+        if not can_check and len(chaseable) == 1:
+            sides.add(side)
+    return sides

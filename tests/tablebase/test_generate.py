@@ -10,7 +10,7 @@ from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
-from support.tb_points import groups, points, safe_sides
+from support.tb_points import groups, points, safe_sides, single_kind_sides
 
 
 def legal_positions(material):
@@ -124,17 +124,20 @@ def test_known_results(table_dir):
 
 @pytest.mark.parametrize("name, subtables", [("KPKA", ["KPK"]), ("KNKA", ["KNK"])])
 def test_the_safe_sides_of_each_draw_hold(table_dir, name, subtables):
-    """Where a draw's entry calls a side safe, that side has a capture or a move that neither checks nor
-    chases (the kernel's chase test) into a draw where it is safe again when it is to move, and every move
-    of the opponent into a draw keeps it safe otherwise: so it never has to check or chase to hold it."""
+    """Where a draw's entry calls a side safe (a side with more than one kind: the exposure bound decides
+    the others'), that side has a capture or a move that neither checks nor chases (the kernel's chase
+    test) into a draw where it is safe again when it is to move, and every move of the opponent into a
+    draw keeps it safe otherwise: so it never has to check or chase to hold it."""
     tables = loaded(table_dir, name, *subtables)
+    checked_sides = {0, 1} - single_kind_sides(Material.parse(name))
     board = _core.Board()
-    at_risk = 0
+    checked = 0
     for pieces, side in legal_positions(Material.parse(name)):
         safe = safe_sides(tables, pieces, side)
         if safe is None:
             continue
-        at_risk += safe != {0, 1}
+        safe &= checked_sides
+        checked += bool(safe)
         board.set_up(list(pieces), side, 0)
         quiet_exit = False
         for move in board.legal_moves():
@@ -148,17 +151,29 @@ def test_the_safe_sides_of_each_draw_hold(table_dir, name, subtables):
             quiet_exit |= side in then and (capture or (not chased and not after.in_check()))
             assert 1 - side not in safe or 1 - side in then, (sorted(pieces), side, move)
         assert side not in safe or quiet_exit, (sorted(pieces), side)
-    assert at_risk > 0          # the test sees both kinds of draw
+    assert checked > 0 and checked_sides == {0}        # the attacker; the defender has one kind
+
+
+@pytest.mark.parametrize("name", ["KPKA", "KNKA"])
+def test_no_draw_of_a_one_attacker_ending_is_marked(table_dir, name):
+    """The defender's one kind is a chase of the attacker, and the exposure bound finds it never exposed:
+    the opponent cannot hold it to that chase for ever, so every draw is a draw under the rules."""
+    for side in loaded(table_dir, name)[Material.parse(name)].statistics():
+        assert side["draw"] > 0 and side["draw_rules"] == 0
 
 
 def test_the_verifier_finds_a_draw_wrongly_called_safe(table_dir):
+    """KNKA: the defender's draws with it to move marked at risk, so that its draws with the attacker to
+    move, still called safe, lead nowhere safe: the exposure bound's check finds them."""
     material = Material.parse("KNKA")
     table = load_table(table_path(table_dir, material), material)
     table.set_subtable(1, 1, loaded(table_dir, "KNK")[Material.parse("KNK")], False)   # Red takes the advisor
     table.set_subtable(0, 3, None, False)                                                 # Black takes the horse
     assert table.verify() == (0, None)
-    index = next(i for i in range(table.size) if table.value(i, 0) & ~3 == TB_VALUE_DRAW_RULES)
-    data = bytearray(table.values_bytes(0))
-    data[2 * index:2 * index + 2] = DRAW_ENTRY.to_bytes(2, "little")
-    table.load_values(0, bytes(data))
-    assert table.verify() == (1, (index, 0))
+    data = bytearray(table.values_bytes(1))
+    for index in range(table.size):
+        if table.value(index, 1) == DRAW_ENTRY:
+            data[2 * index:2 * index + 2] = (TB_VALUE_DRAW_RULES | 2).to_bytes(2, "little")
+    table.load_values(1, bytes(data))
+    bad, (index, side) = table.verify()
+    assert bad > 0 and side == 0 and table.value(index, 0) == DRAW_ENTRY

@@ -55,22 +55,6 @@ def test_a_missing_table_is_a_precise_error(table_dir):
         open_tablebase(table_dir / "nothing-here.txt")
 
 
-def test_a_draw_the_rules_might_change_names_the_side_at_risk(table_dir):
-    from engine.tablebase.build import load_table
-    from engine.tablebase.material import Material
-    from engine.tablebase.values import DRAW_RULES_ENTRY
-    from engine.fen import format_board
-
-    material = Material.parse("KNKA")
-    table = load_table(table_dir / "KNKA.jjtb", material)
-    index = next(i for i in range(table.size) if table.value(i, 0) & ~3 == DRAW_RULES_ENTRY)
-    position = Position(f"{format_board(table.position_of(index))} w - - 0 1")
-    value = open_tablebase(table_dir).probe(position)
-    assert value.wdl is Wdl.DRAW and value.at_risk == (1,)       # the defender may have to chase the horse
-    assert "black may be forced" in str(value)
-    assert open_tablebase(table_dir).probe(position.mirror()).at_risk == (0,)
-
-
 def test_the_shipped_tables_are_found_without_a_folder():
     tb = open_tablebase()
     assert set(shipped_names()) == set(tb.endings)

@@ -8,7 +8,7 @@ import pytest
 from engine import Position
 from engine.errors import InvalidFenError
 from engine.fen import format_board
-from engine.tablebase import build_tables, open_tablebase
+from engine.tablebase import Wdl, build_tables, open_tablebase
 from engine.tablebase.material import flip_pieces
 from support.tb_points import safe_sides
 
@@ -58,6 +58,39 @@ def test_both_sides_can_win(two_attacker_dir):
 
     red, black = TableFile(two_attacker_dir / "KNKP.jjtb").header["statistics"]
     assert red["win"] and red["loss"] and black["win"] and black["loss"]
+
+
+def test_a_draw_the_rules_might_change_names_the_side_at_risk(two_attacker_dir):
+    """KNKP: both sides can check and chase, so the marks stay where a side might have to."""
+    from engine.tablebase.build import load_table
+    from engine.tablebase.material import Material
+    from engine.tablebase.values import DRAW_RULES_ENTRY
+
+    table = load_table(two_attacker_dir / "KNKP.jjtb", Material.parse("KNKP"))
+    index = next(i for i in range(table.size) if table.value(i, 0) == DRAW_RULES_ENTRY | 2)
+    position = Position(f"{format_board(table.position_of(index))} w - - 0 1")
+    value = open_tablebase(two_attacker_dir, shipped=False).probe(position)
+    assert value.wdl is Wdl.DRAW and value.at_risk == (1,)
+    assert "black may be forced" in str(value)
+    assert open_tablebase(two_attacker_dir, shipped=False).probe(position.mirror()).at_risk == (0,)
+
+
+def test_the_verifier_finds_a_draw_wrongly_called_safe(two_attacker_dir):
+    from engine.tablebase.build import load_table
+    from engine.tablebase.material import Material
+    from engine.tablebase.values import DRAW_ENTRY, DRAW_RULES_ENTRY
+
+    tables = {name: load_table(two_attacker_dir / f"{name}.jjtb", Material.parse(name)) for name in ("KNK", "KPK", "KNKP")}
+    table = tables["KNKP"]
+    for side, ptype, after in Material.parse("KNKP").captures():
+        canon, flipped = after.canonical()
+        table.set_subtable(side, ptype, tables[canon.name], flipped)
+    assert table.verify() == (0, None)
+    index = next(i for i in range(table.size) if table.value(i, 0) & ~3 == DRAW_RULES_ENTRY)
+    data = bytearray(table.values_bytes(0))
+    data[2 * index:2 * index + 2] = DRAW_ENTRY.to_bytes(2, "little")
+    table.load_values(0, bytes(data))
+    assert table.verify() == (1, (index, 0))
 
 
 @pytest.mark.slow
