@@ -180,9 +180,10 @@ class Engine:
         """Change options (EngineOptions field names). Hash, Threads and eval_file need an idle engine.
 
         Setting eval_file (even to the same path: the file may have changed) loads that network, or drops
-        it for ""; use_nnue applies from the next search. Raises EngineBusyError, MemoryError (the old
-        table is kept), NetFileError (a ValueError; the current network stays), or TypeError for an
-        unknown field; values are assumed validated.
+        it for ""; use_nnue applies from the next search. Setting tablebase_path or use_tablebase reads
+        the endgame tables at once, or after a running search (at the next isready or go; load_tablebases).
+        Raises EngineBusyError, MemoryError (the old table is kept), NetFileError (a ValueError; the
+        current network stays), or TypeError for an unknown field; values are assumed validated.
         """
         new = replace(self._options, **changes)  # type: ignore[arg-type]
         if (new.hash_mb != self._options.hash_mb or new.threads != self._options.threads) and self._busy():
@@ -193,7 +194,8 @@ class Engine:
             self._network.load(new.eval_file)
         if "book_file" in changes:
             self._books.select(new.book_file)
-        if "tablebase_path" in changes or "use_tablebase" in changes:
+        tables_changed = "tablebase_path" in changes or "use_tablebase" in changes
+        if tables_changed:
             self._tables.select(new.tablebase_path, new.use_tablebase)
         self._searcher.use_nnue = new.use_nnue
         if new.hash_mb != self._options.hash_mb:
@@ -206,7 +208,7 @@ class Engine:
         if new.threads != self._options.threads:
             self._searcher.threads = new.threads
         self._options = new
-        if self._tables.pending and not self._busy():   # during a search: at the next isready or go
+        if tables_changed and not self._busy():   # read now; during a search at the next isready or go
             self._tables.ensure()
 
     def set_position(self, fen: Optional[str], moves: Sequence[str] = ()) -> None:
