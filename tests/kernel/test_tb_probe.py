@@ -11,6 +11,7 @@ from engine.tablebase import SHIPPED_DIRECTORY, Material, Tablebase, Wdl
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.values import ILLEGAL_ENTRY
 
+NATURAL_LIMIT = 120     # plies without a capture (the probe trusts no mate beyond it)
 ENDINGS = ("KRK", "KRKA", "KNK", "KNKA", "KNKBB", "KCK", "KCKA")
 # Red's chariot takes the cannon on e7 (e1e7) and reaches KRKA, a table win.
 ONE_CAPTURE_FROM_KRKA = "3ak4/9/4c4/9/9/9/9/9/4R4/4K4 w - - 0 1"
@@ -54,7 +55,8 @@ def test_the_probe_reads_what_the_library_reads_either_way_round(tables, library
         for text in (fen, flipped(fen)):
             position = Position(text)
             value = library.probe(position)
-            expected = None if value.at_risk else (int(value.wdl), value.plies)
+            beyond_limit = value.plies is not None and value.plies > NATURAL_LIMIT
+            expected = None if value.at_risk or beyond_limit else (int(value.wdl), value.plies)
             assert tables.probe(position.kernel_board) == expected, text
 
 
