@@ -18,6 +18,8 @@ How it is said:
 * **A draw** is a draw; a **marked draw** (``TableValue.at_risk``: a side that might have to check or chase
   for ever to hold it) says which side the perpetual check and chase rulings might turn it against.
 * **No legal move** (a loss in 0 plies: mated, or stalemated, which loses too) says so.
+* **A win through a ruling** (``TableValue.order`` >= 1: the loser will have to check or chase for ever) says
+  who wins by the perpetual check/chase ruling, with no mate distance.
 
 `TableValue.__str__` stays the library's own terse form in plies for the side to move (what `jiangjun tb
 show` prints); this module is the form for a person looking at a board.
@@ -40,20 +42,22 @@ _WORDS = {
         "wins": "{side} wins", "mate": "mate in {moves}", "then": ", ",
         "no_move": "{side} has no legal move", "draw": "draw",
         "at_risk": "draw (the perpetual check/chase rulings may turn it against {sides})",
+        "ruled": "{side} wins by the perpetual check/chase ruling",
     },
     "zh": {
         Color.RED: "红", Color.BLACK: "黑", "both": "一方",
         "wins": "{side}胜", "mate": "{moves}步杀", "then": "，",
         "no_move": "{side}方无着可走", "draw": "和棋",
         "at_risk": "和棋（长将、长捉的裁决或判{sides}负）",
+        "ruled": "{side}胜（长将、长捉的裁决）",
     },
 }
 
 
 def mate_moves(value: TableValue) -> Optional[int]:
     """The winner's moves to mate, its mating move included ((plies + 1) // 2, as UCI's score mate); None for
-    a draw."""
-    return None if value.plies is None or value.wdl is Wdl.DRAW else (value.plies + 1) // 2
+    a draw, and for a result decided through a perpetual check/chase ruling (no mate distance)."""
+    return None if value.plies is None or value.wdl is Wdl.DRAW or value.ruled else (value.plies + 1) // 2
 
 
 def winner(value: TableValue, turn: Color) -> Optional[Color]:
@@ -78,6 +82,8 @@ def outcome_text(value: TableValue, turn: Color, language: str = "en") -> str:
         if not sides:
             return words["draw"]
         return words["at_risk"].format(sides=words["both"] if len(sides) > 1 else words[sides[0]])
+    if value.ruled:
+        return words["ruled"].format(side=words[side])
     wins = words["wins"].format(side=words[side])
     if value.plies == 0:
         return wins + words["then"] + words["no_move"].format(side=words[side.other])

@@ -1,4 +1,4 @@
-"""The tablebase file format, version 1 (docs/tablebases.md#the-file-format): one file per material,
+"""The tablebase file format, version 2 (docs/tablebases.md#the-file-format): one file per material,
 ``NAME.jjtb``, both sides to move.
 
     bytes 0-7      magic b"JJTB\\r\\n\\x1a\\n"
@@ -30,14 +30,17 @@ from typing import Any, Optional
 from .errors import DamagedTableError
 
 MAGIC = b"JJTB\r\n\x1a\n"
-FORMAT_VERSION = 1
+#: 2: entries decided through the perpetual check/chase rulings (ext/tb_index.pxi), and marks that only
+#: a ruling the tables do not decide leaves. A file of version 1 is refused: build it again.
+FORMAT_VERSION = 2
 #: The index scheme of ext/tb_index.pxi; a change of the index is a new scheme and new files.
 INDEX_SCHEME = 1
 #: The rules the tables assume (docs/tablebases.md#the-rules-assumed).
 RULES = {
     "rule_set": "asian",
-    "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), used by the draw marks",
-    "cycles": "draw; a draw the perpetual check/chase rulings might change is marked 0xFFF8 | sides at risk",
+    "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), as Position.outcome() and the search use it",
+    "cycles": ("perpetual check and chase lose where a sound rule decides it (values 0x8000-0xF7FF: order, "
+               "distance to the ruling); a draw a ruling might still change is marked 0xFFF8 | sides at risk"),
     "move_limit": "not modelled: DTM may exceed the 120-ply natural limit",
     "stalemate": "loss for the side to move",
 }
@@ -118,6 +121,9 @@ class TableFile:
         magic, version, _flags, length = _PREFIX.unpack_from(data)
         if magic != MAGIC:
             raise self._damaged("not a jiangjun tablebase file (wrong magic)")
+        if version < FORMAT_VERSION:
+            raise self._damaged(f"format version {version}, written by an older jiangjun (this one reads version "
+                                f"{FORMAT_VERSION}: the perpetual check/chase rulings are inside the tables now)")
         if version != FORMAT_VERSION:
             raise self._damaged(f"format version {version}, this jiangjun reads version {FORMAT_VERSION}")
         end = _PREFIX.size + length

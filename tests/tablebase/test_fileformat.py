@@ -33,6 +33,14 @@ def test_header_records_rules_metric_material_and_counts(table_dir):
     assert "mirror" in header["index"]
 
 
+def test_a_file_of_an_older_format_is_refused_and_built_again(krk_copy):
+    _corrupt(krk_copy, 8, FORMAT_VERSION - 1)           # version 1: before the rulings were in the tables
+    with pytest.raises(DamagedTableError, match="older jiangjun.*build it again"):
+        TableFile(krk_copy)
+    reports = build_tables(["KRK"], krk_copy.parent)
+    assert not reports[0].reused and TableFile(krk_copy).header["format_version"] == FORMAT_VERSION
+
+
 def test_the_loaded_table_equals_the_built_one(table_dir):
     material = Material.parse("KRKA")
     again = build_tables(["KRKA"], table_dir)          # reused from disk, not rebuilt

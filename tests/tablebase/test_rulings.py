@@ -49,6 +49,16 @@ def test_ruled_values_rank_after_mates_for_the_winner_and_before_them_for_the_lo
     assert sorted([mated, ruled_loss], key=TableValue.rank) == [ruled_loss, mated]
 
 
+def test_a_ruled_win_is_said_without_a_mate_distance():
+    from engine.tablebase.describe import mate_moves, tb_text, value_json
+
+    win = TableValue.of_entry(RULED_WIN_IN_1)
+    assert mate_moves(win) is None and win.dtm is None
+    assert tb_text(win, Color.RED) == "TB: red wins by the perpetual check/chase ruling"
+    assert tb_text(win, Color.BLACK, "zh") == "TB: 黑胜（长将、长捉的裁决）"
+    assert value_json(TableValue.of_entry(RULED_NOW_CHECK), Color.RED)["winner"] == "black"
+
+
 @pytest.fixture(scope="module")
 def krkn_dir(tmp_path_factory):
     """KRKN, the smallest ending found with rulings: the horse's side must check for ever in 1,291
