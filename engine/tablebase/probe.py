@@ -76,7 +76,8 @@ class Tablebase:
 
     def probe_dtm(self, position: Position):
         """Signed plies to mate for the side to move (+n: mates in n, -n: mated in n, 0: no legal move),
-        None when drawn."""
+        None when drawn, or when the result is decided through a perpetual check/chase ruling (probe() gives
+        its order and the plies to the ruling)."""
         return self.probe(position).dtm
 
     def best_moves(self, position: Position) -> list[tuple[str, TableValue]]:
