@@ -1,7 +1,7 @@
 """Xiangqi endgame tablebases: exact values (win/draw/loss and distance to mate in plies) of endings,
 generated here by retrograde analysis in the kernel (ext/tb*.pxi). docs/tablebases.md says what the tables
-assume (perpetual check and chase are not modelled yet: every unresolved cycle is a draw), the file format,
-and the figures.
+assume (perpetual check and chase are decided inside them where a sound rule can; a draw a ruling might still
+change is marked), the file format, and the figures.
 
     >>> from engine.tablebase import build_tables, open_tablebase
     >>> build_tables(["KRKA"], "tables")
