@@ -22,15 +22,19 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cluster import ClusterError, Collector, connect, describe
 from .build import BuildReport, build_table
 from .material import Material
 from .plan import BuildPlan, PlannedTable
 
+if TYPE_CHECKING:
+    from .runner import Events
+
 
 def build_on_cluster(spec: str, plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool,
-                     events) -> None:
+                     events: "Events") -> None:
     """Build the `todo` tables of the plan on the cluster `spec`, telling `events` (runner.Events) as each
     task finishes; the plan's other tables are done."""
     with connect(spec) as client:

@@ -43,7 +43,9 @@ class RunResult:
 
 
 class Events(Protocol):
-    """What an executor tells the run about its tables."""
+    """What an executor tells the run about its tables, and the tables done (on disk) so far."""
+
+    done: set[str]
 
     def started(self, name: str) -> None: ...
     def finished(self, report: BuildReport) -> None: ...
@@ -90,7 +92,7 @@ def remove_leftovers(directory: Path) -> int:
     return len(leftovers)
 
 
-def build_here(plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool, events: "_Run") -> None:
+def build_here(plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool, events: Events) -> None:
     """Build the tables one after the other in this process, in plan order."""
     for table in todo:
         if not all(need in events.done for need in table.needs):
