@@ -23,7 +23,8 @@ from ..tablebase.describe import tb_text, value_json
 from .engines import outcome_of
 from .game import GameAnalysis, MoveRecord
 from .moves import line_texts, numbered_line, ply_label
-from .tables import TableLook, table_score
+from ..tablebase import table_score
+from .tables import TableLook
 
 POVS = ("red", "side")
 MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}

@@ -13,11 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence
 
-from .._core import MATE
 from ..color import Color
 from ..position import Position
-from ..score import Score
-from ..tablebase import DamagedTableError, Tablebase, TablebaseError, TableValue, Wdl, open_tablebase
+from ..tablebase import DamagedTableError, Tablebase, TablebaseError, TableValue, open_tablebase
 from .errors import AnalyzeError
 
 #: The table's best moves shown for a position, best first.
@@ -37,14 +35,6 @@ class TableLook:
     @property
     def position(self) -> Position:
         return Position(self.fen)
-
-
-def table_score(value: TableValue) -> Score:
-    """A table value as an engine score from the side to move's view: a win or a loss is the mate the table
-    gives (plies exact), a draw is 0."""
-    if value.wdl is Wdl.DRAW or value.plies is None:
-        return Score.from_cp(0)
-    return Score(MATE - value.plies) if value.wdl is Wdl.WIN else Score(-(MATE - value.plies))
 
 
 class Tables:

@@ -38,7 +38,8 @@ from ..search_types import CurrentMove, PvLine, SearchLimits, SearchResult, Tabl
 from .. import wdl
 from . import memory, strength
 from .options import FIELD_DEFAULTS
-from .tablebases import RootChoice, TablebaseLoader, root_choice, table_reply, table_score
+from ..tablebase import table_score
+from .tablebases import RootChoice, TablebaseLoader, root_choice, table_reply
 from .timeman import GameTimeState, IterationTimer, allocate
 
 #: A draw offer is accepted when the side to move's score is at most this (centipawns).

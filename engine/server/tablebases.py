@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .._core import MATE, TB_WIN, ProbeTables
+from .._core import ProbeTables
 from ..position import Position
-from ..score import Score
 from ..tablebase import SHIPPED_DIRECTORY, Material, TableValue, Tablebase, TablebaseError, Wdl
 from ..tablebase.build import load_table
 from ..tablebase.fileformat import SUFFIX
@@ -234,14 +233,3 @@ def table_reply(tables: LoadedTables, position: Position, move: str) -> Optional
     except ValueError:
         return None
     return replies[0][0] if replies else None
-
-
-def table_score(value: TableValue) -> Score:
-    """A move's table value as a score for the mover: a mate in its plies, or a draw. A result decided
-    through a perpetual check or chase ruling has no mate distance (its plies lead to where the ruling
-    applies, and the repetition comes on top): it scores as the search scores a table win, below the
-    mates, in centipawns."""
-    if value.wdl is Wdl.DRAW or value.plies is None:
-        return Score(0)
-    best = (TB_WIN if value.ruled else MATE) - value.plies
-    return Score(best if value.wdl is Wdl.WIN else -best)

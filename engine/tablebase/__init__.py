@@ -15,10 +15,10 @@ from .errors import DamagedTableError, MissingTableError, OutsideTableError, Tab
 from .material import Material, canonical_name
 from .probe import Tablebase, open_tablebase
 from .shipped import SHIPPED_DIRECTORY, SHIPPED_ENDINGS
-from .values import TableValue, Wdl
+from .values import TableValue, Wdl, table_score
 
 __all__ = [
     "BuildReport", "DamagedTableError", "SHIPPED_DIRECTORY", "SHIPPED_ENDINGS", "Material", "MissingTableError", "OutsideTableError", "TableValue",
     "Tablebase", "TablebaseError", "UnknownEndingError", "Wdl", "build_tables", "canonical_name",
-    "open_tablebase", "tb_text",
+    "open_tablebase", "table_score", "tb_text",
 ]

@@ -7,6 +7,8 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
+from .._core import MATE, TB_WIN
+from ..score import Score
 from .._core import TB_VALUE_DRAW, TB_VALUE_DRAW_RULES, TB_VALUE_ILLEGAL, TB_VALUE_KIND_CHECK, tb_entry_fields
 
 DRAW_ENTRY = TB_VALUE_DRAW
@@ -133,3 +135,14 @@ def _forced(kinds: tuple[str, ...]) -> str:
 
 def _plies(n: int) -> str:
     return "ply" if n == 1 else "plies"
+
+
+def table_score(value: TableValue) -> Score:
+    """A table value as an engine score for the side it belongs to: a mate in its plies, or a draw. A result
+    decided through a perpetual check or chase ruling has no mate distance (its plies lead to where the
+    ruling applies, and the repetition comes on top): it scores as the search scores a table win, below the
+    mates, in centipawns."""
+    if value.wdl is Wdl.DRAW or value.plies is None:
+        return Score(0)
+    best = (TB_WIN if value.ruled else MATE) - value.plies
+    return Score(best if value.wdl is Wdl.WIN else -best)
