@@ -144,7 +144,7 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
             raise TablebaseError(f"{material.name}: the verifier found {bad} inconsistent entries ({where})")
     statistics = table.statistics()
     write_table(path, header_of(material, table, statistics, seconds, passes),
-                (table.values_bytes(0), table.values_bytes(1)))
+                (table.values_bytes(side) for side in (0, 1)))
     say(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
     return BuildReport(material.name, False, table.size, seconds, passes, peak.megabytes(),
                        path.stat().st_size, tuple(statistics), _this_process())

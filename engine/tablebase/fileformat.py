@@ -25,7 +25,7 @@ import struct
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from .errors import DamagedTableError
 
@@ -61,20 +61,26 @@ def _decompress(data: bytes) -> bytes:
     return lzma.decompress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
 
 
-def write_table(path: Path, header: dict[str, Any], sides: tuple[bytes, bytes]) -> None:
-    """Write a table file atomically: a temporary file in the same folder, renamed when complete."""
+def write_table(path: Path, header: dict[str, Any], sides: Iterable[bytes]) -> None:
+    """Write a table file atomically: a temporary file in the same folder, renamed when complete. `sides`
+    gives each side to move's values (Red's, then Black's), taken one at a time: from a generator, only
+    one side's copy is in memory at once."""
     header = dict(header, format_version=FORMAT_VERSION, index_scheme=INDEX_SCHEME, rules=RULES,
                   metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6")
     header_bytes = json.dumps(header, sort_keys=True).encode()
-    # Views, not copies: a large table's values are not held twice more while they are compressed.
-    blocks = [[memoryview(data)[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)]
-              for data in sides]
-    packed = [[_compress(block) for block in side] for side in blocks]
-    offset = _PREFIX.size + len(header_bytes) + 4 + _BLOCK.size * sum(len(side) for side in blocks)
+    packed: list[list[bytes]] = []
+    crcs: list[list[int]] = []
+    for data in sides:
+        # Views, not copies: the values are not held twice more while they are compressed.
+        blocks = [memoryview(data)[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)]
+        packed.append([_compress(block) for block in blocks])
+        crcs.append([zlib.crc32(block) for block in blocks])
+        del blocks, data        # before the next side's copy is made
+    offset = _PREFIX.size + len(header_bytes) + 4 + _BLOCK.size * sum(len(side) for side in packed)
     table = bytearray()
-    for side_raw, side_packed in zip(blocks, packed):
-        for raw, comp in zip(side_raw, side_packed):
-            table += _BLOCK.pack(offset, len(comp), zlib.crc32(raw))
+    for side_crcs, side_packed in zip(crcs, packed):
+        for crc, comp in zip(side_crcs, side_packed):
+            table += _BLOCK.pack(offset, len(comp), crc)
             offset += len(comp)
     # Written piece by piece, the digest alongside: the compressed blocks are not copied into one body.
     pieces = [_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(header_bytes)), header_bytes,
