@@ -31,7 +31,7 @@ from .material import Material, dependencies, sub_tables
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
 #: either the byte arrays of the rulings and the marks (up to 1 + 1 and 1 + 1, while the exposure bound
 #: runs) or, while the file is written, one side's copy (2) and the compressed blocks (under 1).
-#: Measured 6.4 to 6.7 (docs/tablebases.md#memory).
+#: Measured 6.3 to 8.9 (docs/tablebases.md#memory).
 BYTES_PER_ENTRY = 8
 #: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays.
 SUB_TABLE_BYTES_PER_ENTRY = 4
