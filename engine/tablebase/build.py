@@ -134,7 +134,7 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
         table.set_subtable(side, ptype, read.get(canon), flipped)
     del read
     say(f"{material.name}: generating {table.size:,} entries per side "
-        f"(about {peak_bytes(material) / 2**20:,.0f} MB at the peak)")
+        f"(about {peak_bytes(material) / 2**20:,.0f} MiB at the peak)")
     start = time.perf_counter()
     passes = table.generate(_pass_reporter(material, say))
     seconds = time.perf_counter() - start
