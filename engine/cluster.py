@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -52,22 +51,6 @@ def parse_cluster(spec: str) -> tuple[str, Any]:
 
 
 @contextlib.contextmanager
-def _workers_without_working_directory() -> Iterator[None]:
-    """While local workers start, PYTHONSAFEPATH keeps their working directory off sys.path: run from a
-    checkout's root, they would otherwise import its uncompiled source tree instead of the installed
-    package (the paths they are given are absolute)."""
-    saved = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ["PYTHONSAFEPATH"]
-        else:
-            os.environ["PYTHONSAFEPATH"] = saved
-
-
-@contextlib.contextmanager
 def connect(spec: str) -> Iterator[Any]:
     """A Dask Client for `spec` (see parse_cluster): a local cluster of N single-threaded worker processes,
     started here and shut down on exit, or a running scheduler with at least one worker."""
@@ -76,9 +59,8 @@ def connect(spec: str) -> Iterator[Any]:
     cluster = None
     try:
         if kind == "local":
-            with _workers_without_working_directory():
-                cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                                   dashboard_address=None, silence_logs=logging.ERROR)
+            cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         else:
             try:

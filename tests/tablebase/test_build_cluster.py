@@ -16,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.slow
 distributed = pytest.importorskip("distributed")
 
-from support import engine_env  # noqa: E402
+from support import ROOT, built_in_place, engine_env  # noqa: E402
 from support.dask_cluster import Cluster  # noqa: E402
 from engine.tablebase import build_tables  # noqa: E402
 from engine.tablebase.build import load_table  # noqa: E402
@@ -66,7 +66,16 @@ def build(directory, endings, cluster=None):
     return result, stream.getvalue()
 
 
-def test_local_workers_build_the_tables_of_one_process(reference, tmp_path):
+@pytest.fixture
+def workers_import_the_tested_engine(monkeypatch):
+    """Local workers start with this process's sys.path. The tools that tests/tools imports put the checkout
+    on it, which, when the checkout has no compiled extension (CI tests the installed package), would give
+    the workers its uncompiled tree: keep it off while they start."""
+    if not built_in_place():
+        monkeypatch.setattr(sys, "path", [p for p in sys.path if os.path.realpath(p or ".") != str(ROOT)])
+
+
+def test_local_workers_build_the_tables_of_one_process(reference, tmp_path, workers_import_the_tested_engine):
     result, output = build(tmp_path, ["KNKP", "KPKP", "KRKAB"], cluster="local:2")
     assert result.complete, output
     assert "Cluster local:2: 2 workers, 2 threads" in output
