@@ -37,6 +37,27 @@ def safe_sides(tables, pieces, side):
     return None if value.wdl is not Wdl.DRAW else {0, 1} - set(value.at_risk)
 
 
+def assert_marks_hold(tables, board, side, safe, where):
+    """The marks of a drawn position (`board`, `side` to move, `safe` the sides its entry calls safe), checked
+    one ply deep with the kernel's chase test: the mover, when safe, has a move into a draw still safe for
+    it that captures, or neither checks nor chases; the other side, when safe, stays safe after every move
+    into a draw. `where` names the position in a failure."""
+    from engine import _core
+
+    quiet_exit = False
+    for move in board.legal_moves():
+        capture = board.piece_at(ord(move[2]) - 97, int(move[3])) is not None
+        chased = _core.testing.chased_by(board, move)
+        after = board.copy()
+        after.push(move)
+        then = safe_sides(tables, frozenset(after.pieces()), 1 - side)
+        if then is None:
+            continue
+        quiet_exit |= side in then and (capture or (not chased and not after.in_check()))
+        assert 1 - side not in safe or 1 - side in then, (where, move)
+    assert side not in safe or quiet_exit, where
+
+
 def single_kind_sides(material):
     """The sides (0 Red, 1 Black) with exactly one kind of perpetual they could be ruled for, derived here
     from the rules (not from the kernel): a side with no chariot, horse, cannon or soldier cannot check, and
