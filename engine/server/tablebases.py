@@ -2,8 +2,8 @@
 Stockfish's SyzygyPath), then the tables shipped in the package (engine.tablebase.SHIPPED_DIRECTORY);
 and what they say at the root of a search (root_choice), which the facade plays or searches within.
 
-Every table found is read whole into memory for the search (engine._core.ProbeTables, probed without
-the GIL after captures) and opened for the choice at the root (engine.tablebase.Tablebase.best_moves).
+Every table found is read whole into memory, once, for the search (engine._core.ProbeTables, probed
+without the GIL after captures) and for the choice at the root (engine.tablebase.Tablebase.best_moves).
 They are read when the option changes, or at the first `isready` or `go` after, never during a search;
 the shipped set (36 tables, 25 MB in memory) takes 0.2 to 0.7 s. A folder that cannot be read and a
 file that is damaged or not a table are skipped, and the summary says so; the rest is used.
@@ -142,12 +142,12 @@ def _files_key(files: dict[str, list[Path]]) -> tuple:
 
 def _read_files(files: dict[str, list[Path]]) -> tuple[Optional[LoadedTables], list[str]]:
     """Each table read whole (engine.tablebase.build.load_table) from the first of its files that can be
-    read, and what could not be; the search's store and the library over the files read."""
-    tables, good, problems = [], [], []
+    read, and what could not be; the search's store and the library over the same tables in memory."""
+    tables, good, problems = {}, [], []
     for name, candidates in files.items():
         for file in candidates:
             try:
-                tables.append(load_table(file, Material.parse(name)))
+                tables[name] = load_table(file, Material.parse(name))
             except (TablebaseError, OSError) as exc:
                 problems.append(str(exc) if str(file) in str(exc) else f"{file}: {exc}")
                 continue
@@ -160,8 +160,7 @@ def _read_files(files: dict[str, list[Path]]) -> tuple[Optional[LoadedTables], l
         return None, problems
     sources = tuple(dict.fromkeys("the shipped set" if f.parent == SHIPPED_DIRECTORY else str(f.parent)
                                   for f in good))
-    names = tuple(f.name[:-len(SUFFIX)] for f in good)
-    return LoadedTables(ProbeTables(tables), Tablebase(good), names, sources), problems
+    return LoadedTables(ProbeTables(tables.values()), Tablebase.of_loaded(tables), tuple(tables), sources), problems
 
 
 def _table_files(folder: Path) -> Optional[list[Path]]:

@@ -39,10 +39,17 @@ class Tablebase:
                 raise MissingTableError(f"{path}: neither a folder nor a {SUFFIX} file")
         self._open: dict[str, tuple["_core.TbTable", TableFile]] = {}
 
+    @classmethod
+    def of_loaded(cls, tables: dict[str, "_core.TbTable"]) -> "Tablebase":
+        """The tables already read whole into memory (build.load_table), by name: nothing is read again."""
+        tablebase = cls(())
+        tablebase._open = {name: (table, _LoadedValues(table)) for name, table in tables.items()}
+        return tablebase
+
     @property
     def endings(self) -> list[str]:
         """The names of the tables found."""
-        return sorted(self._paths)
+        return sorted(self._paths.keys() | self._open.keys())
 
     def _table(self, material: Material) -> tuple["_core.TbTable", TableFile]:
         """The index and the file of a canonical material's table, opened once."""
@@ -98,6 +105,16 @@ class Tablebase:
 
         scored.sort(key=order)
         return scored
+
+
+class _LoadedValues:
+    """A table's values in memory, read as a TableFile's are."""
+
+    def __init__(self, table: "_core.TbTable") -> None:
+        self._table = table
+
+    def value(self, side: int, index: int) -> int:
+        return self._table.value(index, side)
 
 
 def open_tablebase(paths: Union[PathLike, Iterable[PathLike]] = (), shipped: bool = True) -> Tablebase:

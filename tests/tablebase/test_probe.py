@@ -2,7 +2,7 @@
 import pytest
 
 from engine import Position
-from engine.tablebase import MissingTableError, TablebaseError, Wdl, open_tablebase
+from engine.tablebase import MissingTableError, Tablebase, TablebaseError, Wdl, open_tablebase
 from engine.tablebase.shipped import shipped_names
 
 KRK = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
@@ -59,3 +59,15 @@ def test_the_shipped_tables_are_found_without_a_folder():
     tb = open_tablebase()
     assert set(shipped_names()) == set(tb.endings)
     assert tb.probe(Position("2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")).wdl in (Wdl.WIN, Wdl.DRAW)
+
+
+def test_tables_read_into_memory_probe_as_their_files(table_dir):
+    from engine.tablebase.build import load_table
+    from engine.tablebase.material import Material
+
+    loaded = {name: load_table(table_dir / f"{name}.jjtb", Material.parse(name)) for name in ("KRK", "KRKA")}
+    in_memory, from_files = Tablebase.of_loaded(loaded), open_tablebase(table_dir, shipped=False)
+    assert in_memory.endings == ["KRK", "KRKA"]
+    position = Position("3k5/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1")
+    assert in_memory.probe(position) == from_files.probe(position)
+    assert in_memory.best_moves(position) == from_files.best_moves(position)
