@@ -4,8 +4,9 @@ C-level Cython.
 
 Everything below the Python wrapper (api.pxi) is `noexcept nogil`: C structs and integer moves only.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcmp, memcpy, memset
+from cpython.buffer cimport PyBuffer_FillInfo
 
 # One file per concept. The C-level code of each comes after the files it uses; the Python-visible
 # classes (api.pxi, searcher.pxi) come last, and the test API after them.

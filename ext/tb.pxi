@@ -3,4 +3,5 @@
 # (tb_probe.pxi) are included before the search, which uses them.
 include "tb_gen.pxi"
 include "tb_rules.pxi"
+include "tb_dtc.pxi"
 include "tb_api.pxi"

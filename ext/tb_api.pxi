@@ -1,6 +1,7 @@
 # Endgame tablebases, part 3: the Python-visible table, TbTable, used by engine.tablebase. It holds one
 # material's index (tb_index.pxi) and, once allocated, its two value arrays (one per side to move,
-# uint16 entries as tb_index.pxi describes), and generates, verifies and reads them.
+# uint16 entries as tb_index.pxi describes) and its two arrays of the distance to conversion (a byte per
+# entry, tb_dtc.pxi), and generates, verifies and reads them.
 
 TB_VALUE_DRAW = TB_DRAW
 TB_VALUE_DRAW_RULES = TB_DRAW_RULES
@@ -8,6 +9,30 @@ TB_VALUE_ILLEGAL = TB_ILLEGAL
 TB_VALUE_MAX_DTM = TB_MAX_DTM
 TB_VALUE_MAX_ORDER = TB_MAX_ORDER
 TB_VALUE_KIND_CHECK = TB_KIND_CHECK
+TB_DTC_NO_VALUE = TB_DTC_NONE
+TB_NATURAL_LIMIT = NATURAL_LIMIT
+
+
+cdef class TbArrayBytes:
+    """The bytes of one of a table's arrays, read in place (memoryview(TbArrayBytes(...))): the file
+    writer compresses them without a copy, and the table stays alive while they are read."""
+    cdef object owner
+    cdef char* data
+    cdef Py_ssize_t length
+
+    def __getbuffer__(self, Py_buffer* buffer, int flags):
+        PyBuffer_FillInfo(buffer, self, self.data, self.length, 1, flags)
+
+    def __releasebuffer__(self, Py_buffer* buffer):
+        pass
+
+
+cdef object array_bytes(object owner, void* data, Py_ssize_t length):
+    cdef TbArrayBytes view = TbArrayBytes.__new__(TbArrayBytes)
+    view.owner = owner
+    view.data = <char*>data
+    view.length = length
+    return memoryview(view)
 
 
 def tb_entry_fields(int v):
@@ -26,6 +51,7 @@ cdef class TbTable:
     red, black: piece counts per kernel type (K, A, B, N, R, C, P), one general each."""
     cdef TbLayout lay
     cdef TbGen gen
+    cdef uint8_t* clean[2]      # instead of the distance to conversion: a bit per entry, whether it has one
     cdef list _keep             # the sub-tables, alive while this table uses them
 
     def __cinit__(self):
@@ -44,6 +70,10 @@ cdef class TbTable:
     def __dealloc__(self):
         free(self.gen.values[0])
         free(self.gen.values[1])
+        free(self.gen.dtc[0])
+        free(self.gen.dtc[1])
+        free(self.clean[0])
+        free(self.clean[1])
         free(self.gen.pos)
         tb_free_layout(&self.lay)
 
@@ -55,6 +85,16 @@ cdef class TbTable:
     @property
     def allocated(self):
         return self.gen.values[0] != NULL
+
+    @property
+    def has_dtc(self):
+        """Whether the distance to conversion is computed or loaded."""
+        return self.gen.dtc[0] != NULL and self.gen.dtc[1] != NULL
+
+    @property
+    def dtc_limit(self):
+        """The natural limit (plies) the distance to conversion was computed for."""
+        return self.gen.dtc_limit
 
     def index_of(self, Board board, bint flip=False):
         """(index, side to move in table orientation) of a board, read colour-flipped when flip is set;
@@ -105,13 +145,17 @@ cdef class TbTable:
         if table is None:
             S.kind = TB_SUB_DRAW
             return
-        if not table.allocated:
-            raise ValueError("the sub-table has no values")
+        if not table.allocated or not (table.has_dtc or table.clean[0] != NULL and table.clean[1] != NULL):
+            raise ValueError("the sub-table has no values or no distance to conversion")
         S.kind = TB_SUB_TABLE
         S.flip = flip
         S.lay = &table.lay
         S.values[0] = table.gen.values[0]
         S.values[1] = table.gen.values[1]
+        S.dtc[0] = table.gen.dtc[0]
+        S.dtc[1] = table.gen.dtc[1]
+        S.clean[0] = table.clean[0]
+        S.clean[1] = table.clean[1]
         self.gen.sub_order = max(self.gen.sub_order, table.highest_order())
         marked = table.marked_sides()
         self.gen.sub_marked |= ((marked & 1) << 1) | (marked >> 1) if flip else marked
@@ -155,11 +199,13 @@ cdef class TbTable:
             for index in range(self.lay.size):
                 self.gen.values[s][index] = TB_UNKNOWN
 
-    def generate(self, progress=None):
+    def generate(self, progress=None, int dtc_limit=NATURAL_LIMIT):
         """Retrograde analysis (tb_gen.pxi), the rulings' rounds and the draws the rules might change marked
-        (tb_rules.pxi); returns the number of passes, all orders together. progress(pass number d, entries
-        at distance d - 1), when given, is called after each pass of order 0. RuntimeError when a capture
-        led to material without a table (set_subtable); OverflowError when a value does not fit an entry."""
+        (tb_rules.pxi), then the distance to conversion for a natural limit of dtc_limit plies (tb_dtc.pxi,
+        the sub-tables' computed for the same limit); returns the number of passes, all orders together.
+        progress(pass number d, entries at distance d - 1), when given, is called after each pass of order
+        0. RuntimeError when a capture led to material without a table (set_subtable); OverflowError when a
+        value does not fit an entry."""
         cdef int order
         cdef int64_t found
         self.allocate()
@@ -180,9 +226,27 @@ cdef class TbTable:
             order += 1
         self.gen.order = order
         self._mark_draws()
+        self._compute_dtc(dtc_limit)
         if self.gen.errors:
             raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
         return passes
+
+    def _compute_dtc(self, int limit):
+        """Step 5: the distance to conversion (tb_dtc.pxi)."""
+        if not 1 <= limit < TB_DTC_OPEN:
+            raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
+        self._allocate_dtc()
+        self.gen.dtc_limit = limit
+        with nogil:
+            tb_compute_dtc(&self.gen)
+
+    def _allocate_dtc(self):
+        cdef int s
+        for s in range(2):
+            if self.gen.dtc[s] == NULL:
+                self.gen.dtc[s] = <uint8_t*>malloc(self.lay.size)
+                if self.gen.dtc[s] == NULL:
+                    raise MemoryError()
 
     def _passes(self, progress):
         """Step 2 (or 3) for the order being decided, until a pass is past every distance written."""
@@ -271,7 +335,8 @@ cdef class TbTable:
         """(mismatches, (index, side) of the last one or None): every entry against its successors
         (sub-tables for the captures): a position lost now by a ruling by the ruling's condition, any other
         by one ply of minimax; for a draw, the sides its mark calls safe must be safe by its successors'
-        marks, or, for a side the exposure bound applies to, be reached by its attractor (tb_rules.pxi)."""
+        marks, or, for a side the exposure bound applies to, be reached by its attractor (tb_rules.pxi);
+        and the distance to conversion by its successors' (tb_dtc.pxi), when the table has it."""
         cdef int64_t bad, bad_index = -1
         cdef int bad_side = -1
         cdef int s
@@ -282,6 +347,9 @@ cdef class TbTable:
         for s in range(2):
             if bound_applies(&self.gen, s):
                 bad += self._verify_bound(s, &bad_index, &bad_side)
+        if self.has_dtc:
+            with nogil:
+                bad += tb_verify_dtc(&self.gen, &bad_index, &bad_side)
         bad += self.gen.errors
         return bad, (None if bad_index < 0 else (bad_index, bad_side))
 
@@ -309,10 +377,47 @@ cdef class TbTable:
         self._check_index(index)
         return self.gen.values[side & 1][index]
 
+    def dtc(self, int64_t index, int side):
+        """The entry's distance to conversion in plies, TB_DTC_NO_VALUE when it has none (tb_dtc.pxi)."""
+        self._check_dtc()
+        self._check_index(index)
+        return self.gen.dtc[side & 1][index]
+
     def values_bytes(self, int side):
-        """The value array of one side to move, little-endian uint16."""
+        """The value array of one side to move, little-endian uint16, read in place (a memoryview)."""
         self._check_values()
-        return (<char*>self.gen.values[side & 1])[:self.lay.size * 2]
+        return array_bytes(self, self.gen.values[side & 1], self.lay.size * 2)
+
+    def dtc_bytes(self, int side):
+        """The distance-to-conversion array of one side to move, a byte per entry, read in place."""
+        self._check_dtc()
+        return array_bytes(self, self.gen.dtc[side & 1], self.lay.size)
+
+    def load_dtc(self, int side, const unsigned char[:] data, int limit):
+        """Set one side's distance to conversion (computed for a natural limit of `limit` plies) from
+        dtc_bytes' form."""
+        if data.shape[0] != self.lay.size:
+            raise ValueError(f"expected {self.lay.size} bytes of distances to conversion, got {data.shape[0]}")
+        self._allocate_dtc()
+        self.gen.dtc_limit = limit
+        memcpy(self.gen.dtc[side & 1], &data[0], self.lay.size)
+
+    def load_clean(self, int side, const unsigned char[:] data):
+        """As a sub-table only (set_subtable): whether each entry has a distance to conversion, a bit per
+        entry, from dtc_bytes' form (an eighth of its memory)."""
+        cdef int64_t index
+        cdef uint8_t* bits
+        if data.shape[0] != self.lay.size:
+            raise ValueError(f"expected {self.lay.size} bytes of distances to conversion, got {data.shape[0]}")
+        if self.clean[side & 1] == NULL:
+            self.clean[side & 1] = <uint8_t*>calloc((self.lay.size + 7) >> 3, 1)
+            if self.clean[side & 1] == NULL:
+                raise MemoryError()
+        bits = self.clean[side & 1]
+        with nogil:
+            for index in range(self.lay.size):
+                if data[index] != TB_DTC_NONE:
+                    bits[index >> 3] |= 1 << (index & 7)
 
     def load_values(self, int side, const unsigned char[:] data):
         """Set one side's value array from values_bytes' form."""
@@ -326,21 +431,30 @@ cdef class TbTable:
         """Per side to move: {"win", "draw", "draw_rules" (the marked draws, counted in "draw" too), "loss",
         "illegal", "ruled_win", "ruled_loss" (wins and losses decided through a ruling, counted in "win" and
         "loss" too), "ruled_now" (positions lost now by a ruling, in "ruled_loss"), "order" (the highest),
-        "longest" (the longest mate, -1: none), "longest_index"}."""
+        "longest" (the longest mate, -1: none), "longest_index"}; with the distance to conversion, also
+        "win_beyond_limit" and "loss_beyond_limit" (wins and losses by mates without one: the natural limit
+        may draw them) and "longest_dtc" (-1: none)."""
         self._check_values()
         out = []
-        cdef int s, v, order
+        cdef int s, v, order, longest_dtc
         cdef int64_t index, longest_index
-        cdef int64_t counts[8]
+        cdef int64_t counts[10]
         cdef int longest
+        cdef bint dtc = self.has_dtc
         for s in range(2):
             memset(counts, 0, sizeof(counts))
             longest = -1
             longest_index = -1
+            longest_dtc = -1
             order = 0
             with nogil:
                 for index in range(self.lay.size):
                     v = self.gen.values[s][index]
+                    if dtc and v <= TB_MAX_DTM:
+                        if self.gen.dtc[s][index] == TB_DTC_NONE:
+                            counts[8 + (v % 2 == 0)] += 1
+                        elif self.gen.dtc[s][index] > longest_dtc:
+                            longest_dtc = self.gen.dtc[s][index]
                     if v == TB_ILLEGAL:
                         counts[3] += 1
                     elif not tb_is_decided(v):
@@ -360,11 +474,17 @@ cdef class TbTable:
                         "illegal": counts[3], "ruled_win": counts[5], "ruled_loss": counts[6],
                         "ruled_now": counts[7], "order": order,
                         "longest": longest, "longest_index": longest_index})
+            if dtc:
+                out[len(out) - 1].update(win_beyond_limit=counts[8], loss_beyond_limit=counts[9], longest_dtc=longest_dtc)
         return out
 
     def _check_values(self):
         if self.gen.values[0] == NULL or self.gen.values[1] == NULL:
             raise ValueError("the table has no values: generate() or load_values() first")
+
+    def _check_dtc(self):
+        if not self.has_dtc:
+            raise ValueError("the table has no distance to conversion: generate() or load_dtc() first")
 
     def _check_index(self, int64_t index):
         if not 0 <= index < self.lay.size:

@@ -21,6 +21,7 @@
 #    entries whose captures lead to sub-table values of order k are examined again; then passes as in 2
 #    from (k, d - 1). It stops after a round that decided nothing, once past the sub-tables' orders.
 # 4. What is still unknown is a draw; the draws a ruling might still change are marked (tb_rules.pxi).
+# 5. The distance to conversion of every order-0 result, for the natural limit (tb_dtc.pxi).
 
 cdef enum:
     TB_SUB_MISSING = 0       # a capture the generator was given no table for
@@ -30,6 +31,7 @@ cdef enum:
     TB_VISIT_RETRO = 0       # what an un-move's predecessor is visited for (unmove_from)
     TB_VISIT_SAFETY = 1
     TB_VISIT_BOUND = 2
+    TB_VISIT_DTC = 3
 
 
 cdef int TB_HORSE_JUMPS[8]
@@ -41,11 +43,17 @@ cdef struct TbSub:
     int flip                 # the sub-table is in the other colour orientation
     TbLayout* lay
     uint16_t* values[2]
+    uint8_t* dtc[2]             # its distance to conversion, or NULL and instead
+    uint8_t* clean[2]           # a bit per entry: whether it has one (tb_dtc.pxi)
 
 
 cdef struct TbGen:
     TbLayout* lay
     uint16_t* values[2]
+    uint8_t* dtc[2]             # the distance to conversion (tb_dtc.pxi), once computed
+    int dtc_limit               # the natural limit it is computed for (plies)
+    bint dtc_from_loss          # while it is: the entry un-moved from is a loss for its side
+    int dtc_highest             # and the highest distance set so far
     TbSub sub[2][PIECE_TYPES]   # by the captured piece's side and type
     int sub_order               # the highest order of the sub-tables' values
     Pos* pos
@@ -288,8 +296,8 @@ cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
 cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
     """Visit every predecessor by a quiet un-move of the position on the board (side s to move): for
     step 2 of the retrograde analysis (TB_VISIT_RETRO: decided at d - 1), the draws' marks
-    (TB_VISIT_SAFETY: safety_visit) or the verifier's check of the exposure bound (TB_VISIT_BOUND:
-    bound_visit)."""
+    (TB_VISIT_SAFETY: safety_visit), the verifier's check of the exposure bound (TB_VISIT_BOUND:
+    bound_visit) or the distance to conversion (TB_VISIT_DTC: dtc_visit, settled at d - 1)."""
     cdef Pos* p = G.pos
     cdef int origins[32]
     cdef int u = s ^ 1
@@ -314,6 +322,8 @@ cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
                         retro_visit(G, u, d, j)
                     elif visit == TB_VISIT_BOUND:
                         bound_visit(G, u, j)
+                    elif visit == TB_VISIT_DTC:
+                        dtc_visit(G, u, d, j)
                     else:
                         safety_visit(G, u, j)
             p.board[q] = 0

@@ -96,6 +96,10 @@ cdef inline int tb_ruled_now(int order, int kinds) noexcept nogil:
     """The entry of a position lost now by the ruling of round `order` (1..TB_MAX_ORDER), kinds 1..127."""
     return TB_RULED + ((order - 1) << TB_ORDER_BITS) + kinds
 
+# The distance to conversion (tb_dtc.pxi): one byte per entry and side to move beside its value.
+cdef enum:
+    TB_DTC_NONE = 255            # no DTC: a draw, a ruled result, or a win the natural limit may cut
+
 # What an entry means to a prober (the search): the one place that reads the encoding above for it.
 cdef enum:
     TB_WDL_LOSS = -1

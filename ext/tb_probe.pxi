@@ -7,8 +7,9 @@
 # encoding: a draw the check/chase rulings might change is unsure, and the search goes on there.
 #
 # Scores (types.pxi): a table win scores VALUE_TB - (plies from the root to the node + the entry's
-# distance to mate), a loss the negative, a draw VALUE_DRAW. The tables ignore the natural limit (docs/
-# tablebases.md), so a win or loss whose mate lies beyond it is unsure too.
+# distance), a loss the negative, a draw VALUE_DRAW. The distance is the DTM when the mate comes before the
+# natural limit as the node's counter stands, else the distance to conversion (tb_dtc.pxi) when the next
+# capture does; a win or loss with neither is unsure (the limit may draw it).
 
 cdef enum:
     MATERIAL_BITS = 3            # per side and type in a material key: counts 0..7 (soldiers: at most 5)
@@ -19,6 +20,7 @@ cdef struct TbProbeEntry:
     bint flip                    # read them colour-flipped: the table names Black's pieces first
     TbLayout* lay
     uint16_t* values[2]          # per side to move, in table orientation
+    uint8_t* dtc[2]              # the distance to conversion, likewise
 
 
 cdef struct TbStore:
@@ -76,10 +78,11 @@ cdef TbProbeEntry* find_table(TbStore* store, uint64_t material) noexcept nogil:
 
 
 cdef int tb_probe_position(TbStore* store, Pos* p, int* plies) noexcept nogil:
-    """The side to move's result by the tables: TB_WDL_WIN or TB_WDL_LOSS (plies[0]: the plies to mate),
-    TB_WDL_DRAW, or TB_WDL_UNSURE when no table holds the position, its entry is unsure, or its mate comes
-    after the natural limit as the position's counter stands (the limit may make it a draw)."""
-    cdef int pieces, side, wdl, value
+    """The side to move's result by the tables: TB_WDL_WIN or TB_WDL_LOSS (plies[0]: the plies to mate, or
+    to the next capture when only that comes before the natural limit), TB_WDL_DRAW, or TB_WDL_UNSURE when
+    no table holds the position, its entry is unsure, or neither its mate nor its next capture comes
+    before the natural limit as the position's counter stands (the limit may make it a draw)."""
+    cdef int pieces, side, wdl, value, plies_left
     cdef int64_t index
     cdef uint64_t material = material_key(p, store.max_pieces, &pieces)
     cdef TbProbeEntry* e
@@ -95,8 +98,11 @@ cdef int tb_probe_position(TbStore* store, Pos* p, int* plies) noexcept nogil:
     wdl = tb_entry_wdl(value)
     if wdl == TB_WDL_WIN or wdl == TB_WDL_LOSS:
         plies[0] = tb_entry_plies(value)
-        if plies[0] > NATURAL_LIMIT - p.hist[p.ply].rule60:
-            return TB_WDL_UNSURE
+        plies_left = NATURAL_LIMIT - p.hist[p.ply].rule60
+        if plies[0] > plies_left:
+            plies[0] = e.dtc[side][index]        # TB_DTC_NONE past any counter
+            if plies[0] > plies_left:
+                return TB_WDL_UNSURE
     return wdl
 
 
@@ -111,7 +117,7 @@ cdef inline int table_score(int wdl, int plies, int ply) noexcept nogil:
 
 cdef inline int limit_table_score(int score, int rule60) noexcept nogil:
     """A table win or loss read from the transposition table at a node `rule60` plies into the natural
-    limit: kept when its mate (VALUE_TB - |score| plies away) comes before the limit, else only a winning
+    limit: kept when its mate or next capture (VALUE_TB - |score| plies away) comes before the limit, else a winning
     (losing) evaluation. The entry may have been stored where the counter had just restarted (Stockfish
     guards its tables' scores against the 50-move rule the same way). Real mates are left alone."""
     if score >= VALUE_TB_WIN_IN_MAX and score < VALUE_MATE_IN_MAX and VALUE_TB - score > NATURAL_LIMIT - rule60:
@@ -140,8 +146,8 @@ cdef class ProbeTables:
         if self.store.entries == NULL:
             raise MemoryError()
         for table in self._tables:
-            if not table.allocated:
-                raise ValueError("a table without values: load_values() first")
+            if not table.allocated or not table.has_dtc:
+                raise ValueError("a table without values or distances to conversion: load them first")
             self._add(table, False)
             if layout_material(&table.lay, True) != layout_material(&table.lay, False):
                 self._add(table, True)
@@ -154,6 +160,8 @@ cdef class ProbeTables:
         e.lay = &table.lay
         e.values[0] = table.gen.values[0]
         e.values[1] = table.gen.values[1]
+        e.dtc[0] = table.gen.dtc[0]
+        e.dtc[1] = table.gen.dtc[1]
         self.store.count += 1
 
     def __dealloc__(self):
@@ -169,9 +177,10 @@ cdef class ProbeTables:
 
     def probe(self, Board board):
         """The board's value by the tables, as the search reads it: (wdl, plies) with wdl 1 (the side to
-        move wins), 0 (a draw) or -1 (it loses) and plies to mate (None for a draw); None when no table
-        holds the position or its value is unsure (a draw the check/chase rulings might change, or a mate
-        beyond the natural limit as the board's counter stands)."""
+        move wins), 0 (a draw) or -1 (it loses) and plies to mate, or to the next capture when only that
+        comes before the natural limit (None for a draw); None when no table holds the position or its
+        value is unsure (a draw the check/chase rulings might change, or neither mate nor capture before
+        the natural limit as the board's counter stands)."""
         cdef int plies = 0
         cdef int wdl = tb_probe_position(&self.store, board.pos, &plies)
         if wdl == TB_WDL_UNSURE:

@@ -197,11 +197,12 @@ def root_choice(tables: LoadedTables, position: Position, moves: Sequence[str]) 
     """The tables' answer at the root among `moves`, None when they have none (the search answers alone).
 
     1. The root must have a sure value by the kernel's probe, the search's own reading of an entry. That
-       probe does not trust a win or loss whose mate comes after the natural limit, as the position's
-       counter stands: the tables do not yet record the distance to the next capture, so such a win may
-       be a draw by the limit, and the search, which applies the limit, decides instead.
-    2. Each allowed move's value (the library's best_moves), best first: the quickest win, the draws
-       (those the opponent might have to hold by checking or chasing first), the slowest loss.
+       probe does not trust a win or loss whose mate and next capture both come after the natural limit,
+       as the position's counter stands: the limit may draw it, and the search, which applies the limit,
+       decides instead.
+    2. Each allowed move's value (the library's best_moves), best first: the quickest win that the limit
+       cannot draw (a mate before it, else a capture before it), the draws (those the opponent might have
+       to hold by checking or chasing first), the slowest loss.
     3. A win or a loss is played when its successor is sure as well (the limit again); a draw restricts
        the search to the moves that keep a draw the mover is not at risk of losing by the rulings."""
     board = position.kernel_board

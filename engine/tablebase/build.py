@@ -24,17 +24,19 @@ from typing import Callable, Iterable, Optional
 from .. import _core
 from ..fen import format_board
 from .errors import DamagedTableError, MissingTableError, TablebaseError
-from .fileformat import SUFFIX, TableFile, write_table
+from .fileformat import DTC_LIMIT, SECTIONS, SUFFIX, TableFile, write_table
 from .material import Material, dependencies, sub_tables
 
 
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
 #: either the byte arrays of the rulings and the marks (up to 1 + 1 and 1 + 1, while the exposure bound
-#: runs) or, while the file is written, one side's copy (2) and the compressed blocks (under 1).
-#: Measured 6.3 to 8.9 (docs/tablebases.md#memory).
+#: runs) or the two arrays of the distance to conversion (1 + 1) and, while the file is written, the
+#: compressed blocks (under 1; the arrays are compressed in place). Measured 6.3 to 8.9 before the
+#: distance to conversion (docs/tablebases.md#memory).
 BYTES_PER_ENTRY = 8
-#: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays.
-SUB_TABLE_BYTES_PER_ENTRY = 4
+#: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays, and a bit
+#: per side for whether an entry has a distance to conversion (load_table's as_subtable).
+SUB_TABLE_BYTES_PER_ENTRY = 4.25
 #: The process itself (the interpreter and the kernel: 21 MB in a process of its own, 64 MB in a Dask
 #: worker) and the LZMA compressor of the file (17 MB).
 PROCESS_BYTES = 96 * 2**20
@@ -68,14 +70,19 @@ def new_table(material: Material) -> "_core.TbTable":
     return _core.TbTable(material.red.counts, material.black.counts)
 
 
-def load_table(path: Path, material: Material) -> "_core.TbTable":
-    """A table file read whole into memory. Raises DamagedTableError."""
+def load_table(path: Path, material: Material, as_subtable: bool = False) -> "_core.TbTable":
+    """A table file read whole into memory; as_subtable: for building the tables above it only (of the
+    distance to conversion, only whether each entry has one). Raises DamagedTableError."""
     table = new_table(material)
     source = TableFile(path, expected_entries=table.size)
     if source.header.get("material") != material.name:
         raise DamagedTableError(f"{path}: holds {source.header.get('material')}, not {material.name}")
     for side in (0, 1):
-        table.load_values(side, source.side_bytes(side))
+        table.load_values(side, source.section_bytes(side))
+        if as_subtable:
+            table.load_clean(side, source.section_bytes(2 + side))
+        else:
+            table.load_dtc(side, source.section_bytes(2 + side), DTC_LIMIT)
     return table
 
 
@@ -89,15 +96,15 @@ def peak_bytes(material: Material) -> int:
     """The estimate of a table's peak memory while it is built by build_table: its own arrays, its
     sub-tables read from disk, and the process itself."""
     subs = sum(index_size(sub) for sub in sub_tables(material))
-    return BYTES_PER_ENTRY * index_size(material) + SUB_TABLE_BYTES_PER_ENTRY * subs + PROCESS_BYTES
+    return int(BYTES_PER_ENTRY * index_size(material) + SUB_TABLE_BYTES_PER_ENTRY * subs) + PROCESS_BYTES
 
 
-def read_table(directory: Path, material: Material) -> "_core.TbTable":
-    """A table of the folder, read whole. Raises MissingTableError, DamagedTableError."""
+def read_table(directory: Path, material: Material, as_subtable: bool = False) -> "_core.TbTable":
+    """A table of the folder, read whole (load_table). Raises MissingTableError, DamagedTableError."""
     path = table_path(directory, material)
     if not path.exists():
         raise MissingTableError(f"no {material.name} table in {directory}: build it first")
-    return load_table(path, material)
+    return load_table(path, material, as_subtable)
 
 
 def build_table(directory: Path, material: Material, verify: bool = False,
@@ -130,13 +137,13 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
     for side, ptype, after in material.captures():
         canon, flipped = after.canonical()
         if canon.has_attackers and canon not in read:
-            read[canon] = read_table(directory, canon)
+            read[canon] = read_table(directory, canon, as_subtable=True)
         table.set_subtable(side, ptype, read.get(canon), flipped)
     del read
     say(f"{material.name}: generating {table.size:,} entries per side "
         f"(about {peak_bytes(material) / 2**20:,.0f} MiB at the peak)")
     start = time.perf_counter()
-    passes = table.generate(_pass_reporter(material, say))
+    passes = table.generate(_pass_reporter(material, say), DTC_LIMIT)
     seconds = time.perf_counter() - start
     if verify:
         bad, where = table.verify()
@@ -144,7 +151,8 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
             raise TablebaseError(f"{material.name}: the verifier found {bad} inconsistent entries ({where})")
     statistics = table.statistics()
     write_table(path, header_of(material, table, statistics, seconds, passes),
-                (table.values_bytes(side) for side in (0, 1)))
+                (table.values_bytes(side) if what == "values" else table.dtc_bytes(side)
+                 for what, side, _width in SECTIONS))
     say(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
     return BuildReport(material.name, False, table.size, seconds, passes, peak.megabytes(),
                        path.stat().st_size, tuple(statistics), _this_process())

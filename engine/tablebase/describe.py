@@ -18,6 +18,8 @@ How it is said:
 * **A draw** is a draw; a **marked draw** (``TableValue.at_risk``: a side that might have to check or chase
   for ever to hold it) says which side the perpetual check and chase rulings might turn it against.
 * **No legal move** (a loss in 0 plies: mated, or stalemated, which loses too) says so.
+* **A win the natural limit may draw** (``TableValue.dtc`` None: the loser can keep the winner from a capture
+  or mate for 60 moves) says so after the mate.
 * **A win through a ruling** (``TableValue.order`` >= 1: the loser will have to check or chase for ever) says
   who wins by the perpetual check/chase ruling, with no mate distance.
 
@@ -43,6 +45,7 @@ _WORDS = {
         "no_move": "{side} has no legal move", "draw": "draw",
         "at_risk": "draw (the perpetual check/chase rulings may turn it against {sides})",
         "ruled": "{side} wins by the perpetual check/chase ruling",
+        "limit": " (unless the 60-move limit draws it)",
     },
     "zh": {
         Color.RED: "红", Color.BLACK: "黑", "both": "一方",
@@ -50,6 +53,7 @@ _WORDS = {
         "no_move": "{side}方无着可走", "draw": "和棋",
         "at_risk": "和棋（长将、长捉的裁决或判{sides}负）",
         "ruled": "{side}胜（长将、长捉的裁决）",
+        "limit": "（或因六十回合自然限着判和）",
     },
 }
 
@@ -87,7 +91,8 @@ def outcome_text(value: TableValue, turn: Color, language: str = "en") -> str:
     wins = words["wins"].format(side=words[side])
     if value.plies == 0:
         return wins + words["then"] + words["no_move"].format(side=words[side.other])
-    return wins + words["then"] + words["mate"].format(moves=mate_moves(value))
+    limit = words["limit"] if value.beyond_limit else ""
+    return wins + words["then"] + words["mate"].format(moves=mate_moves(value)) + limit
 
 
 def tb_text(value: TableValue, turn: Color, language: str = "en") -> str:
@@ -102,13 +107,16 @@ def texts(value: TableValue, turn: Color) -> dict[str, str]:
 
 def value_json(value: TableValue, turn: Color) -> dict:
     """A value as JSON for the tools' output: ``{"winner": "red", "wdl": "win", "plies": 45, "mate": 23,
-    "at_risk": [], "text": {"en": ..., "zh": ...}}`` (wdl for the side to move, `turn`)."""
+    "dtc": 7, "at_risk": [], "text": {"en": ..., "zh": ...}}`` (wdl for the side to move, `turn`; dtc the
+    plies to the next capture or mate, None when the natural limit may draw the result or it is no result
+    by mates)."""
     side = winner(value, turn)
     return {
         "winner": None if side is None else side.value,
         "wdl": value.wdl.name.lower(),
         "plies": value.plies,
         "mate": mate_moves(value),
+        "dtc": value.dtc,
         "at_risk": [color.value for color in at_risk_colors(value)],
         "text": texts(value, turn),
     }

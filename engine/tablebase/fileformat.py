@@ -1,14 +1,15 @@
-"""The tablebase file format, version 2 (docs/tablebases.md#the-file-format): one file per material,
+"""The tablebase file format, version 3 (docs/tablebases.md#the-file-format): one file per material,
 ``NAME.jjtb``, both sides to move.
 
     bytes 0-7      magic b"JJTB\\r\\n\\x1a\\n"
     8-9            format version (u16, little-endian), 10-11 flags (0), 12-15 header length H (u32)
     16..16+H       the header: UTF-8 JSON (rules assumed, metric, material, index scheme, counts, ...)
     then           u32 CRC-32 of the header bytes
-    then           the block table: per side to move (Red, then Black), per block, u64 offset of the block
+    then           the block table: per section (SECTIONS: the values with Red to move, with Black to
+                   move, then the distances to conversion likewise), per block, u64 offset of the block
                    in the file, u32 its compressed length, u32 the CRC-32 of its uncompressed bytes
-    then           the blocks: BLOCK_ENTRIES uint16 entries each (the last one shorter), little-endian,
-                   compressed with raw LZMA2 (preset 6)
+    then           the blocks: BLOCK_ENTRIES entries each (the last one shorter; values uint16
+                   little-endian, distances to conversion one byte), compressed with raw LZMA2 (preset 6)
     last 32 bytes  SHA-256 of everything before them
 
 A reader checks the magic, the version, the header's CRC, the whole file's SHA-256 and the index's size
@@ -31,8 +32,15 @@ from .errors import DamagedTableError
 
 MAGIC = b"JJTB\r\n\x1a\n"
 #: 2: entries decided through the perpetual check/chase rulings (ext/tb_index.pxi), and marks that only
-#: a ruling the tables do not decide leaves. A file of version 1 is refused: build it again.
-FORMAT_VERSION = 2
+#: a ruling the tables do not decide leaves. 3: the distance to conversion (ext/tb_dtc.pxi). A file of an
+#: older version is refused: build it again.
+FORMAT_VERSION = 3
+#: What an older version lacks, for the message that refuses it.
+_ADDED_IN = {2: "the perpetual check/chase rulings inside the tables", 3: "the distance to conversion"}
+#: The sections of a file, in order: (what, side to move, bytes per entry).
+SECTIONS = (("values", 0, 2), ("values", 1, 2), ("dtc", 0, 1), ("dtc", 1, 1))
+#: The natural limit the distances to conversion are computed for (plies without a capture).
+DTC_LIMIT = 120
 #: The index scheme of ext/tb_index.pxi; a change of the index is a new scheme and new files.
 INDEX_SCHEME = 1
 #: The rules the tables assume (docs/tablebases.md#the-rules-assumed).
@@ -41,7 +49,8 @@ RULES = {
     "chase_definition": "jiangjun ext/chase.pxi (chased_by_move), as Position.outcome() and the search use it",
     "cycles": ("perpetual check and chase lose where a sound rule decides it (values 0x8000-0xF7FF: order, "
                "distance to the ruling); a draw a ruling might still change is marked 0xFFF8 | sides at risk"),
-    "move_limit": "not modelled: DTM may exceed the 120-ply natural limit",
+    "move_limit": ("the natural limit of 120 plies without a capture: DTM ignores it; the distance to conversion "
+                   "(plies to the next capture or mate, 255: none within the limit) says which wins it cannot draw"),
     "stalemate": "loss for the side to move",
 }
 METRIC = "dtm-plies"
@@ -61,21 +70,25 @@ def _decompress(data: bytes) -> bytes:
     return lzma.decompress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
 
 
-def write_table(path: Path, header: dict[str, Any], sides: Iterable[bytes]) -> None:
-    """Write a table file atomically: a temporary file in the same folder, renamed when complete. `sides`
-    gives each side to move's values (Red's, then Black's), taken one at a time: from a generator, only
-    one side's copy is in memory at once."""
+def write_table(path: Path, header: dict[str, Any], sections: Iterable[bytes]) -> None:
+    """Write a table file atomically: a temporary file in the same folder, renamed when complete. `sections`
+    gives the bytes of each of SECTIONS in order, taken one at a time (from a generator, only one is
+    asked for at once)."""
     header = dict(header, format_version=FORMAT_VERSION, index_scheme=INDEX_SCHEME, rules=RULES,
-                  metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6")
+                  metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6",
+                  sections=[list(section) for section in SECTIONS], dtc_limit=DTC_LIMIT)
     header_bytes = json.dumps(header, sort_keys=True).encode()
     packed: list[list[bytes]] = []
     crcs: list[list[int]] = []
-    for data in sides:
-        # Views, not copies: the values are not held twice more while they are compressed.
-        blocks = [memoryview(data)[i:i + 2 * BLOCK_ENTRIES] for i in range(0, len(data), 2 * BLOCK_ENTRIES)]
+    for data, (_what, _side, width) in zip(sections, SECTIONS):
+        # Views, not copies: the arrays are not held twice while they are compressed.
+        step = width * BLOCK_ENTRIES
+        blocks = [memoryview(data)[i:i + step] for i in range(0, len(data), step)]
         packed.append([_compress(block) for block in blocks])
         crcs.append([zlib.crc32(block) for block in blocks])
-        del blocks, data        # before the next side's copy is made
+        del blocks, data
+    if len(packed) != len(SECTIONS):
+        raise ValueError(f"{len(packed)} sections given, a table has {len(SECTIONS)}")
     offset = _PREFIX.size + len(header_bytes) + 4 + _BLOCK.size * sum(len(side) for side in packed)
     table = bytearray()
     for side_crcs, side_packed in zip(crcs, packed):
@@ -129,7 +142,7 @@ class TableFile:
             raise self._damaged("not a jiangjun tablebase file (wrong magic)")
         if version < FORMAT_VERSION:
             raise self._damaged(f"format version {version}, written by an older jiangjun (this one reads version "
-                                f"{FORMAT_VERSION}: the perpetual check/chase rulings are inside the tables now)")
+                                f"{FORMAT_VERSION}, with {_ADDED_IN[FORMAT_VERSION]})")
         if version != FORMAT_VERSION:
             raise self._damaged(f"format version {version}, this jiangjun reads version {FORMAT_VERSION}")
         end = _PREFIX.size + length
@@ -145,12 +158,14 @@ class TableFile:
             raise self._damaged("another index scheme or metric")
         if header.get("rules", {}).get("rule_set") != RULES["rule_set"]:
             raise self._damaged(f"built for the {header.get('rules', {}).get('rule_set')} rules")
+        if header.get("dtc_limit") != DTC_LIMIT:
+            raise self._damaged(f"distances to conversion for a limit of {header.get('dtc_limit')} plies, not {DTC_LIMIT}")
         entries = header["entries"]
         if expected_entries is not None and entries != expected_entries:
             raise self._damaged(f"{entries} entries per side, the index has {expected_entries}")
         self._blocks_per_side = -(-entries // BLOCK_ENTRIES)
         self._table_at = end + 4
-        if self._table_at + 2 * self._blocks_per_side * _BLOCK.size > len(data) - _DIGEST:
+        if self._table_at + len(SECTIONS) * self._blocks_per_side * _BLOCK.size > len(data) - _DIGEST:
             raise self._damaged("truncated (the block table runs past the end)")
         return header
 
@@ -158,18 +173,19 @@ class TableFile:
     def entries(self) -> int:
         return self.header["entries"]
 
-    def block(self, side: int, number: int) -> bytes:
-        """The uncompressed bytes of one block (BLOCK_ENTRIES little-endian uint16 entries)."""
-        key = (side, number)
+    def block(self, section: int, number: int) -> bytes:
+        """The uncompressed bytes of one block of a section (SECTIONS: 0 and 1 the values with Red, Black to
+        move, 2 and 3 their distances to conversion)."""
+        key = (section, number)
         if key not in self._cache:
-            at = self._table_at + (side * self._blocks_per_side + number) * _BLOCK.size
+            at = self._table_at + (section * self._blocks_per_side + number) * _BLOCK.size
             offset, length, crc = _BLOCK.unpack_from(self._data, at)
             try:
                 raw = _decompress(self._data[offset:offset + length])
             except lzma.LZMAError:
                 raw = b""
             if zlib.crc32(raw) != crc:
-                raise self._damaged(f"block {number} of side {side} is corrupted")
+                raise self._damaged(f"block {number} of section {section} is corrupted")
             if len(self._cache) > 64:
                 self._cache.clear()
             self._cache[key] = raw
@@ -179,6 +195,10 @@ class TableFile:
         raw = self.block(side, index // BLOCK_ENTRIES)
         return struct.unpack_from("<H", raw, 2 * (index % BLOCK_ENTRIES))[0]
 
-    def side_bytes(self, side: int) -> bytes:
-        """All entries of one side to move (for loading a table as a sub-table)."""
-        return b"".join(self.block(side, n) for n in range(self._blocks_per_side))
+    def dtc(self, side: int, index: int) -> int:
+        """The distance to conversion of an entry (255: none)."""
+        return self.block(2 + side, index // BLOCK_ENTRIES)[index % BLOCK_ENTRIES]
+
+    def section_bytes(self, section: int) -> bytes:
+        """All entries of one section (for loading a table whole)."""
+        return b"".join(self.block(section, n) for n in range(self._blocks_per_side))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable, Union
 
 from .. import _core
+from .._core import TB_NATURAL_LIMIT
 from ..position import Position
 from .build import new_table
 from .errors import MissingTableError, OutsideTableError
@@ -75,7 +76,7 @@ class Tablebase:
         entry = source.value(found[1], found[0])
         if entry == ILLEGAL_ENTRY:
             raise OutsideTableError(f"{position.fen()}: illegal by the table (the side not to move in check)")
-        return TableValue.of_entry(entry, flipped)
+        return TableValue.of_entry(entry, flipped, source.dtc(found[1], found[0]))
 
     def probe_wdl(self, position: Position) -> Wdl:
         """Win, draw or loss for the side to move."""
@@ -90,18 +91,23 @@ class Tablebase:
     def best_moves(self, position: Position) -> list[tuple[str, TableValue]]:
         """Every legal move with its value for the mover, best first: the quickest win, then the draws (those
         the opponent might be forced to hold by checking or chasing first, those the mover might last),
-        then the slowest loss."""
-        mover = position.kernel_board.side
+        then the slowest loss. The natural limit as the position's counter stands comes first
+        (TableValue.rank): the quickest mate before it, else the soonest capture before it, else the
+        quickest mate; the loser's moves that leave the winner neither, then the slowest loss."""
+        board = position.kernel_board
+        mover = board.side
+        plies_left = TB_NATURAL_LIMIT - position.halfmove_clock
         scored = []
         for move in position.legal_moves():
             after = position.copy()
             after.push(move)
-            scored.append((move, self.probe(after).after_move()))
+            capture = len(after.kernel_board.pieces()) < len(board.pieces())
+            scored.append((move, self.probe(after).after_move(capture)))
 
-        def order(item: tuple[str, TableValue]) -> tuple[int, int, int]:
+        def order(item: tuple[str, TableValue]) -> tuple[int, ...]:
             value = item[1]
             risk = 2 if mover in value.at_risk else (0 if value.at_risk else 1)
-            return value.rank() + (risk,)
+            return value.rank(plies_left) + (risk,)
 
         scored.sort(key=order)
         return scored
@@ -115,6 +121,9 @@ class _LoadedValues:
 
     def value(self, side: int, index: int) -> int:
         return self._table.value(index, side)
+
+    def dtc(self, side: int, index: int) -> int:
+        return self._table.dtc(index, side)
 
 
 def open_tablebase(paths: Union[PathLike, Iterable[PathLike]] = (), shipped: bool = True) -> Tablebase:

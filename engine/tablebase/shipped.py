@@ -1,5 +1,5 @@
 """The tables shipped in the package: every ending of one attacker (chariot, horse, cannon or soldier)
-against any defence, with the sub-tables they need. Under 1 MB in all, so that `pip install` gives them
+against any defence, with the sub-tables they need. About 1.3 MB in all, so that `pip install` gives them
 and the engine, `jiangjun analyze` and the browser board use them with no option.
 
 They are rebuilt, after a change of the generator or the format, with

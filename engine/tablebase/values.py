@@ -1,6 +1,7 @@
 """The value of a position in a table, as the library gives it: win, draw or loss for the side to move, the
 plies to mate, or, for a result decided through the perpetual check and chase rulings, the plies to the
-position where the ruling applies (docs/tablebases.md#the-rules-assumed)."""
+position where the ruling applies (docs/tablebases.md#the-rules-assumed); and the plies to the next capture
+or mate (the distance to conversion), which say whether the natural limit can draw a win."""
 from __future__ import annotations
 
 import enum
@@ -10,6 +11,7 @@ from typing import Optional
 from .._core import MATE, TB_WIN
 from ..score import Score
 from .._core import TB_VALUE_DRAW, TB_VALUE_DRAW_RULES, TB_VALUE_ILLEGAL, TB_VALUE_KIND_CHECK, tb_entry_fields
+from .._core import TB_DTC_NO_VALUE, TB_NATURAL_LIMIT
 
 DRAW_ENTRY = TB_VALUE_DRAW
 #: A draw that the perpetual check or chase rulings might still change, | 1 when Red, | 2 when Black
@@ -43,17 +45,24 @@ class TableValue:
 
     at_risk: for a draw, the sides (0 Red, 1 Black) that might be forced to check or chase to hold it, so
     that a ruling the tables do not decide might make it a loss for them; empty when the draw is a draw under
-    the rules too."""
+    the rules too.
+
+    dtc: for a win or loss by mates, the plies to the next capture or mate (the distance to conversion,
+    ext/tb_dtc.pxi) when the winner hastens it and the loser delays it; None when there is none within the
+    natural limit (such a win is one only if the limit is ignored: see sure_within), and for draws and
+    results decided through a ruling."""
 
     wdl: Wdl
     plies: Optional[int]
     at_risk: tuple[int, ...] = ()
     order: int = 0
     kinds: tuple[str, ...] = ()
+    dtc: Optional[int] = None
 
     @classmethod
-    def of_entry(cls, entry: int, flipped: bool = False) -> "TableValue":
-        """The value of a table entry; flipped: the table is read with the board's colours swapped."""
+    def of_entry(cls, entry: int, flipped: bool = False, dtc: int = TB_DTC_NO_VALUE) -> "TableValue":
+        """The value of a table entry and its distance to conversion byte; flipped: the table is read with the
+        board's colours swapped."""
         if entry == DRAW_ENTRY:
             return cls(Wdl.DRAW, None)
         if entry & ~3 == DRAW_RULES_ENTRY:
@@ -63,7 +72,8 @@ class TableValue:
         if fields is None:
             raise ValueError(f"entry {entry:#x} holds no value")
         wdl, order, plies, kinds = fields
-        return cls(Wdl(wdl), plies, order=order, kinds=_kind_names(kinds))
+        return cls(Wdl(wdl), plies, order=order, kinds=_kind_names(kinds),
+                   dtc=None if dtc == TB_DTC_NO_VALUE else dtc)
 
     @property
     def rules_may_change(self) -> bool:
@@ -83,21 +93,49 @@ class TableValue:
             return None
         return self.plies if self.wdl is Wdl.WIN else -self.plies
 
-    def after_move(self) -> "TableValue":
-        """The value for the mover of a move leading to a position of this value (for the opponent)."""
+    def after_move(self, capture: bool = False) -> "TableValue":
+        """The value for the mover of a move leading to a position of this value (for the opponent); a capture
+        is a conversion in 1 ply when the position it reaches has a distance to conversion."""
         if self.plies is None:
             return self
-        return TableValue(Wdl(-self.wdl), self.plies + 1, order=self.order)
+        if capture:
+            dtc = None if self.dtc is None else 1
+        else:
+            dtc = None if self.dtc is None or self.dtc >= TB_NATURAL_LIMIT else self.dtc + 1
+        return TableValue(Wdl(-self.wdl), self.plies + 1, order=self.order, dtc=dtc)
 
-    def rank(self) -> tuple[int, int, int]:
+    @property
+    def beyond_limit(self) -> bool:
+        """A win or loss by mates that the natural limit may draw even from a fresh count: its mate lies
+        beyond the limit, and so does every capture the winner can force (a mate within the limit always
+        has a distance to conversion)."""
+        return (self.wdl is not Wdl.DRAW and not self.ruled and self.plies > TB_NATURAL_LIMIT
+                and self.dtc is None)
+
+    def sure_within(self, plies_left: int) -> bool:
+        """Whether the natural limit, `plies_left` plies away (120 less the plies counted so far), leaves the
+        result as it is: a draw, or a win or loss whose mate or next capture comes first (a result decided
+        through a ruling: its ruling's position). When not, the limit may draw it."""
+        if self.wdl is Wdl.DRAW:
+            return True
+        return self.plies <= plies_left or (self.dtc is not None and self.dtc <= plies_left)
+
+    def rank(self, plies_left: Optional[int] = None) -> tuple[int, int, int, int]:
         """A sort key, best first: wins by mate, quicker first, then wins through the rulings (lower order,
         then quicker), draws, then losses through the rulings (higher order, then slower), losses by mate
-        (slower first)."""
+        (slower first). Given the plies left before the natural limit, the wins it cannot draw come first
+        (by mate before it, quicker first, then by a capture before it, sooner first), and the losses it
+        may draw."""
+        beyond = plies_left is not None and not self.sure_within(plies_left)
         if self.wdl is Wdl.WIN:
-            return (0, self.order, self.plies or 0)
+            if beyond:
+                return (0, self.order, 2, self.plies or 0)
+            if plies_left is not None and self.plies > plies_left:
+                return (0, self.order, 1, self.dtc)
+            return (0, self.order, 0, self.plies or 0)
         if self.wdl is Wdl.DRAW:
-            return (1, 0, 0)
-        return (2, -self.order, -(self.plies or 0))
+            return (1, 0, 0, 0)
+        return (2, -self.order, 0 if beyond else 1, -(self.plies or 0))
 
     def __str__(self) -> str:
         if self.wdl is Wdl.DRAW:
@@ -108,8 +146,18 @@ class TableValue:
         if self.ruled:
             return self._ruled_text()
         if self.wdl is Wdl.WIN:
-            return f"win, mate in {self.plies} {_plies(self.plies)}"
-        return "loss, no legal move" if self.plies == 0 else f"loss, mated in {self.plies} {_plies(self.plies)}"
+            return f"win, mate in {self.plies} {_plies(self.plies)}{self._limit_text()}"
+        if self.plies == 0:
+            return "loss, no legal move"
+        return f"loss, mated in {self.plies} {_plies(self.plies)}{self._limit_text()}"
+
+    def _limit_text(self) -> str:
+        """What the natural limit does to a result by mates whose mate lies beyond it."""
+        if self.beyond_limit:
+            return f" (no capture within {TB_NATURAL_LIMIT} plies: the natural limit may draw it)"
+        if not self.ruled and self.plies > TB_NATURAL_LIMIT:
+            return f" (a capture in {self.dtc} {_plies(self.dtc)} restarts the natural limit)"
+        return ""
 
     def _ruled_text(self) -> str:
         if self.plies == 0:

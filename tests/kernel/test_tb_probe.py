@@ -67,11 +67,13 @@ def test_no_table_no_value(tables):
     assert len(tables) == len(ENDINGS) and tables.max_pieces == 5
 
 
-def test_a_mate_past_the_natural_limit_is_not_trusted(tables, library):
+def test_a_win_whose_mate_and_capture_lie_past_the_natural_limit_is_not_trusted(tables, library):
     fen = "9/9/3ak4/9/9/9/9/9/9/N2K5 w - - 0 1"          # KNKA, the longest win: mate in 37 plies
-    assert library.probe(Position(fen)).plies == 37
+    value = library.probe(Position(fen))
+    assert value.plies == 37 and value.dtc < 37           # the advisor is taken first
     assert tables.probe(Position(fen.replace(" 0 1", " 83 1")).kernel_board) == (1, 37)
-    assert tables.probe(Position(fen.replace(" 0 1", " 84 1")).kernel_board) is None
+    assert tables.probe(Position(fen.replace(" 0 1", " 84 1")).kernel_board) == (1, value.dtc)
+    assert tables.probe(Position(fen.replace(" 0 1", f" {120 - value.dtc + 1} 1")).kernel_board) is None
 
 
 def search(tables, fen, depth, threads=1, **limits):

@@ -85,10 +85,14 @@ def test_a_limited_strength_and_use_tablebase_false_search_as_before():
 
 
 def test_a_win_past_the_natural_limit_is_searched():
-    # 84 plies counted and a mate 37 plies away: the limit may come first, so the search decides.
-    result, _ = run(Engine(), KNKA_LONGEST.replace(" 0 1", " 84 1"))
+    # The mate 37 plies away: the table plays while the mate or the next capture comes before the limit;
+    # when neither does, the limit may come first, so the search decides.
+    dtc = open_tablebase().probe(Position(KNKA_LONGEST)).dtc
+    assert dtc < 37
+    for counted in (120 - 37, 120 - dtc):
+        assert run(Engine(), KNKA_LONGEST.replace(" 0 1", f" {counted} 1"))[0].note.startswith("tablebase KNKA")
+    result, _ = run(Engine(), KNKA_LONGEST.replace(" 0 1", f" {120 - dtc + 1} 1"))
     assert result.note is None and result.nodes > 0
-    assert run(Engine(), KNKA_LONGEST.replace(" 0 1", " 83 1"))[0].note.startswith("tablebase KNKA")
 
 
 def test_the_search_counts_its_probes_below_the_root():

@@ -21,6 +21,26 @@ def groups(material):
             for ptype, n in enumerate(s.counts) if n]
 
 
+def legal_positions(material):
+    """(pieces, side to move) of every legal position of `material`, enumerated from the hand-written points:
+    no two pieces on one point, the side not to move not in check."""
+    import itertools
+
+    from engine import _core
+
+    kinds = groups(material)
+    board = _core.Board()
+    for combos in itertools.product(*[itertools.combinations(points(s, t), n) for s, t, n in kinds]):
+        squares = [sq for combo in combos for sq in combo]
+        if len(set(squares)) < len(squares):
+            continue
+        pieces = frozenset((s, t, f, r) for (s, t, _n), combo in zip(kinds, combos) for f, r in combo)
+        for side in (0, 1):
+            board.set_up(list(pieces), side, 0)
+            if not board.general_attacked(1 - side):
+                yield pieces, side
+
+
 def safe_sides(tables, pieces, side):
     """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
     from engine import _core

@@ -25,7 +25,7 @@ def test_the_set_is_what_fits_in_the_budget():
     for entry in entries:
         assert entry.entries == index_size(entry.material)
         subs = sum(index_size(Material.parse(name)) for name in entry.sub_tables)
-        assert entry.peak_bytes == BYTES_PER_ENTRY * entry.entries + SUB_TABLE_BYTES_PER_ENTRY * subs + PROCESS_BYTES
+        assert entry.peak_bytes == int(BYTES_PER_ENTRY * entry.entries + SUB_TABLE_BYTES_PER_ENTRY * subs) + PROCESS_BYTES
         assert entry.in_set == (entry.peak_bytes <= MEMORY_BUDGET)   # no table needs one bigger than itself
         assert entry.in_set == (entry.name in kept)
     assert all("GiB budget" in entry.why_left_out for entry in left_out())
@@ -45,5 +45,5 @@ def test_known_endings_in_and_out():
     for inside in ("KRK", "KRKAABB", "KNPKAABB", "KRRKAABB", "KRKR", "KPKP"):
         assert names[inside].in_set, inside
     # Wu & Beal's cannon, soldier, advisor and elephant against the full defence: about 12 GiB.
-    assert not names["KCPABKAABB"].in_set and "12.04 GiB" in names["KCPABKAABB"].why_left_out
+    assert not names["KCPABKAABB"].in_set and "12.33 GiB" in names["KCPABKAABB"].why_left_out
     assert not names["KRAABBKRAABB"].in_set

@@ -53,7 +53,7 @@ def test_a_marked_draw_names_the_side_the_rulings_might_turn_it_against():
 
 def test_the_json_of_a_value():
     doc = value_json(TableValue(Wdl.LOSS, 36), RED)
-    assert doc == {"winner": "black", "wdl": "loss", "plies": 36, "mate": 18, "at_risk": [],
+    assert doc == {"winner": "black", "wdl": "loss", "plies": 36, "mate": 18, "dtc": None, "at_risk": [],
                    "text": {"en": "black wins, mate in 18", "zh": "黑胜，18步杀"}}
     assert json.loads(json.dumps(doc, ensure_ascii=False)) == doc
     assert value_json(TableValue(Wdl.DRAW, None), BLACK)["winner"] is None

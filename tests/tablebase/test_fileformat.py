@@ -25,7 +25,8 @@ def test_header_records_rules_metric_material_and_counts(table_dir):
     assert header["format_version"] == FORMAT_VERSION and header["index_scheme"] == 1
     assert header["material"] == "KRKA" and header["sides"] == [0, 1]
     assert header["metric"] == "dtm-plies" and header["rules"]["rule_set"] == "asian"
-    assert "not modelled" in header["rules"]["move_limit"] and "chase" in header["rules"]["cycles"]
+    assert "distance to conversion" in header["rules"]["move_limit"] and "chase" in header["rules"]["cycles"]
+    assert header["dtc_limit"] == 120 and [section[0] for section in header["sections"]] == ["values"] * 2 + ["dtc"] * 2
     red = header["statistics"][0]
     assert red["win"] > 0 and red["longest"] % 2 == 1 and Position(red["longest_fen"])
     table = load_table(table_dir / "KRKA.jjtb", Material.parse("KRKA"))
@@ -34,7 +35,7 @@ def test_header_records_rules_metric_material_and_counts(table_dir):
 
 
 def test_a_file_of_an_older_format_is_refused_and_built_again(krk_copy):
-    _corrupt(krk_copy, 8, FORMAT_VERSION - 1)           # version 1: before the rulings were in the tables
+    _corrupt(krk_copy, 8, FORMAT_VERSION - 1)           # the version before the distance to conversion
     with pytest.raises(DamagedTableError, match="older jiangjun.*build it again"):
         TableFile(krk_copy)
     reports = build_tables(["KRK"], krk_copy.parent)

@@ -1,7 +1,6 @@
 """The generator (ext/tb_gen.pxi) against an independent solver: every legal position of a small ending,
 enumerated by hand-written point lists and solved by forward minimax level by level over the kernel's
 Board (no index, no un-moves), has the table's WDL and DTM. And the verifier finds planted errors."""
-import itertools
 
 import pytest
 
@@ -10,21 +9,7 @@ from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
-from support.tb_points import assert_marks_hold, groups, points, safe_sides, single_kind_sides
-
-
-def legal_positions(material):
-    kinds = groups(material)
-    board = _core.Board()
-    for combos in itertools.product(*[itertools.combinations(points(s, t), n) for s, t, n in kinds]):
-        squares = [sq for combo in combos for sq in combo]
-        if len(set(squares)) < len(squares):
-            continue
-        pieces = frozenset((s, t, f, r) for (s, t, _n), combo in zip(kinds, combos) for f, r in combo)
-        for side in (0, 1):
-            board.set_up(list(pieces), side, 0)
-            if not board.general_attacked(1 - side):
-                yield pieces, side
+from support.tb_points import assert_marks_hold, legal_positions, safe_sides, single_kind_sides
 
 
 def solve(material, value_elsewhere):

@@ -1,0 +1,209 @@
+# Endgame tablebases, part 2c: the distance to conversion (DTC), for the natural limit.
+#
+# The natural limit draws a game after 120 plies without a capture (rules.pxi), and a table's mate may lie
+# further away than that: DTM counts across captures. So every table also holds one byte per entry and
+# side to move (TB_DTC_* in tb_index.pxi). For a win or a loss decided by mates (order 0) it is the plies to
+# the next capture or mate when the winner hastens it and the loser delays it, where only a capture into a
+# position that is itself within the limit ("clean") counts; TB_DTC_NONE for any other entry: a draw, a
+# result decided through a ruling, or a win the loser can keep from a clean capture or mate for longer than
+# the limit (Syzygy calls such a win cursed: a win only if the limit is ignored).
+#
+# A win whose DTM fits within the limit is clean with DTC <= DTM: the mate's line gets there, and a capture
+# on that line leads to a shorter mate, clean by the same argument in the sub-table. A clean win with c
+# plies already counted is won under the rules when DTC <= limit - c: the winner converts, the counter
+# restarts at the capture, and the position the capture reaches is clean.
+#
+# The computation is the order-0 retrograde analysis again, with captures as the goal (checks beyond the
+# tenth, which the limit does not count, are counted here: the byte errs on the side of a draw):
+# 1. mated entries are 0, other order-0 results open, everything else TB_DTC_NONE; then a win with a
+#    capture into a clean loss of the opponent is 1, and a loss is settled by its successors (dtc_minimax)
+#    when it can be already: 1 when every move captures into a clean win of the opponent, TB_DTC_NONE when
+#    some capture escapes into a position that is not clean;
+# 2. pass d = 1 .. limit: from each entry at d - 1, the quiet un-moves (unmove_entry, TB_VISIT_DTC): a
+#    predecessor that wins by moving there is at d; one that loses is at d once every move is settled;
+# 3. what is still open is TB_DTC_NONE.
+
+cdef enum:
+    TB_DTC_OPEN = 254            # while computing only
+
+
+cdef inline bint order0_decided(int v) noexcept nogil:
+    return v <= TB_MAX_DTM
+
+
+cdef inline void dtc_set(TbGen* G, int side, int64_t index, int dtc) noexcept nogil:
+    G.dtc[side][index] = dtc
+    if dtc < TB_DTC_OPEN and dtc > G.dtc_highest:
+        G.dtc_highest = dtc
+
+
+cdef bint capture_is_clean(TbGen* G, Pos* p, int captured) noexcept nogil:
+    """Whether the position just reached by capturing `captured` (on the board) is within the limit: a mate,
+    or a result of its sub-table with a DTC."""
+    cdef TbSub* S = &G.sub[piece_side(captured)][PIECE_TYPE[captured]]
+    cdef int side
+    cdef int64_t index
+    if S.kind == TB_SUB_DRAW:
+        return not has_legal_move(p, king_attacked(p, p.side))
+    if S.kind != TB_SUB_TABLE:
+        G.errors += 1
+        return False
+    index = tb_encode(S.lay, p, S.flip, &side)
+    if index < 0:
+        G.errors += 1
+        return False
+    if S.dtc[side] != NULL:
+        return S.dtc[side][index] != TB_DTC_NONE
+    return (S.clean[side][index >> 3] >> (index & 7)) & 1
+
+
+cdef int successor_dtc(TbGen* G, Pos* p, int move, int* value) noexcept nogil:
+    """For a legal move of the side to move: value[0] the successor's value for the opponent, and the
+    mover's DTC by that move: 1 for a capture into a clean position, the successor's DTC + 1 for a quiet
+    move (TB_DTC_OPEN, TB_DTC_NONE as they are)."""
+    cdef int captured = p.board[move_to(move)]
+    cdef int side, dtc
+    cdef int64_t index
+    make_move(p, move)
+    if captured:
+        value[0] = capture_value(G, p, captured)
+        dtc = 1 if capture_is_clean(G, p, captured) else TB_DTC_NONE
+    else:
+        index = tb_encode(G.lay, p, False, &side)
+        value[0] = G.values[side][index]
+        dtc = G.dtc[side][index]
+        if dtc < TB_DTC_OPEN:
+            dtc += 1
+    unmake_move(p)
+    return dtc
+
+
+cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
+    """The DTC of the order-0 result on the board (the side to move wins when `wins`) by its successors':
+    the winner's least over its moves to the opponent's losses, the loser's greatest over all its moves
+    (TB_DTC_NONE at once when one escapes the limit); TB_DTC_OPEN while a successor it depends on is open,
+    TB_DTC_NONE past the limit."""
+    cdef MoveList ml
+    cdef int k, dtc, value, best = TB_DTC_NONE, worst = 0
+    cdef bint open_ = False
+    gen_legal(p, &ml)
+    if ml.count == 0:
+        return 0
+    for k in range(ml.count):
+        dtc = successor_dtc(G, p, ml.moves[k], &value)
+        if wins:
+            if not order0_decided(value) or value % 2 == 1:
+                continue                        # not a move that keeps a win by mates
+            if dtc == TB_DTC_OPEN:
+                open_ = True
+            elif dtc < best:
+                best = dtc
+        elif dtc == TB_DTC_NONE:
+            return TB_DTC_NONE
+        elif dtc == TB_DTC_OPEN:
+            open_ = True
+        elif dtc > worst:
+            worst = dtc
+    if wins:
+        if best == TB_DTC_NONE and open_:
+            return TB_DTC_OPEN
+        return best if best <= G.dtc_limit else TB_DTC_NONE
+    if open_:
+        return TB_DTC_OPEN
+    return worst if worst <= G.dtc_limit else TB_DTC_NONE
+
+
+cdef void dtc_start(TbGen* G) noexcept nogil:
+    """Step 1 over the whole table."""
+    cdef Pos* p = G.pos
+    cdef MoveList ml
+    cdef int64_t index
+    cdef int s, k, v, value
+    G.dtc_highest = 0
+    for index in range(G.lay.size):
+        for s in range(2):
+            v = G.values[s][index]
+            G.dtc[s][index] = (0 if v == 0 else TB_DTC_OPEN) if order0_decided(v) else TB_DTC_NONE
+    for index in range(G.lay.size):
+        if G.dtc[0][index] != TB_DTC_OPEN and G.dtc[1][index] != TB_DTC_OPEN:
+            continue
+        tb_decode(G.lay, index, p)
+        for s in range(2):
+            if G.dtc[s][index] != TB_DTC_OPEN:
+                continue
+            p.side = s
+            if G.values[s][index] % 2 == 0:
+                dtc_set(G, s, index, dtc_minimax(G, p, False))
+                continue
+            gen_legal(p, &ml)
+            for k in range(ml.count):
+                if p.board[move_to(ml.moves[k])] and successor_dtc(G, p, ml.moves[k], &value) == 1 \
+                        and order0_decided(value) and value % 2 == 0:
+                    dtc_set(G, s, index, 1)
+                    break
+
+
+cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
+    """Step 2 for one predecessor (on the board, side u to move) of an entry settled at d - 1, which is a
+    loss for its side when G.dtc_from_loss."""
+    cdef int v = G.values[u][j]
+    if G.dtc[u][j] != TB_DTC_OPEN:
+        return
+    if G.dtc_from_loss:
+        if order0_decided(v) and v % 2 == 1:
+            dtc_set(G, u, j, d)
+    elif order0_decided(v) and v % 2 == 0:
+        dtc_set(G, u, j, dtc_minimax(G, G.pos, False))
+
+
+cdef void dtc_pass(TbGen* G, int d) noexcept nogil:
+    """Step 2 over the whole table for distance d."""
+    cdef int64_t index
+    cdef int s
+    cdef bint decoded
+    for index in range(G.lay.size):
+        decoded = False
+        for s in range(2):
+            if G.dtc[s][index] != d - 1:
+                continue
+            if not decoded:
+                tb_decode(G.lay, index, G.pos)
+                decoded = True
+            G.dtc_from_loss = G.values[s][index] % 2 == 0
+            unmove_entry(G, index, s, d, TB_VISIT_DTC)
+
+
+cdef void tb_compute_dtc(TbGen* G) noexcept nogil:
+    """Steps 1 to 3: G.dtc from G.values and the sub-tables' DTC (G.dtc allocated, G.dtc_limit set)."""
+    cdef int64_t index
+    cdef int s, d
+    dtc_start(G)
+    for d in range(1, G.dtc_limit + 1):
+        if d - 1 > G.dtc_highest:
+            break                               # nothing at d - 1: nothing can follow
+        dtc_pass(G, d)
+    for s in range(2):
+        for index in range(G.lay.size):
+            if G.dtc[s][index] == TB_DTC_OPEN:
+                G.dtc[s][index] = TB_DTC_NONE
+
+
+cdef int64_t tb_verify_dtc(TbGen* G, int64_t* bad_index, int* bad_side) noexcept nogil:
+    """Every legal entry's DTC against its successors' (dtc_minimax); returns the mismatches."""
+    cdef Pos* p = G.pos
+    cdef int64_t index, bad = 0
+    cdef int s, v, expected
+    for index in range(G.lay.size):
+        if not tb_decode(G.lay, index, p):
+            continue
+        for s in range(2):
+            v = G.values[s][index]
+            p.side = s
+            if v == TB_ILLEGAL:
+                continue
+            expected = dtc_minimax(G, p, v % 2 == 1) if order0_decided(v) else TB_DTC_NONE
+            if G.dtc[s][index] != expected:
+                bad += 1
+                bad_index[0] = index
+                bad_side[0] = s
+    return bad
