@@ -81,8 +81,8 @@ cdef int successor_dtc(TbGen* G, Pos* p, int move, int* value) noexcept nogil:
 cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
     """The DTC of the order-0 result on the board (the side to move wins when `wins`) by its successors':
     the winner's least over its moves to the opponent's losses, the loser's greatest over all its moves
-    (TB_DTC_NONE at once when one escapes the limit); TB_DTC_OPEN while a successor it depends on is open,
-    TB_DTC_NONE past the limit."""
+    (TB_DTC_NONE when one escapes the limit); TB_DTC_OPEN while a successor it depends on is open (the
+    loser's: at the first such move, since its value waits for all), TB_DTC_NONE past the limit."""
     cdef MoveList ml
     cdef int k, dtc, value, best = TB_DTC_NONE, worst = 0
     cdef bint open_ = False
@@ -101,15 +101,13 @@ cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
         elif dtc == TB_DTC_NONE:
             return TB_DTC_NONE
         elif dtc == TB_DTC_OPEN:
-            open_ = True
+            return TB_DTC_OPEN                  # visited again when that successor is settled
         elif dtc > worst:
             worst = dtc
     if wins:
         if best == TB_DTC_NONE and open_:
             return TB_DTC_OPEN
         return best if best <= G.dtc_limit else TB_DTC_NONE
-    if open_:
-        return TB_DTC_OPEN
     return worst if worst <= G.dtc_limit else TB_DTC_NONE
 
 

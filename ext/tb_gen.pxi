@@ -293,30 +293,80 @@ cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
         tb_set(G, u, j, proven_loss(G, G.pos, d - 1))
 
 
-cdef void unmove_from(TbGen* G, int s, int d, int visit) noexcept nogil:
-    """Visit every predecessor by a quiet un-move of the position on the board (side s to move): for
-    step 2 of the retrograde analysis (TB_VISIT_RETRO: decided at d - 1), the draws' marks
-    (TB_VISIT_SAFETY: safety_visit), the verifier's check of the exposure bound (TB_VISIT_BOUND:
-    bound_visit) or the distance to conversion (TB_VISIT_DTC: dtc_visit, settled at d - 1)."""
+cdef int group_of_piece(TbLayout* L, int piece) noexcept nogil:
+    """The index group a piece of the table's own material belongs to (tb_index.pxi), -1 when none."""
+    cdef int side = piece_side(piece)
+    cdef int ptype = PIECE_TYPE[piece]
+    cdef int g
+    if ptype == KING or ptype == ADVISOR or ptype == ELEPHANT:
+        return side
+    for g in range(2, L.ngroups):
+        if L.group_side[g] == side and L.group_type[g] == ptype:
+            return g
+    return -1
+
+
+cdef int64_t group_rank(TbLayout* L, Pos* p, int g, bint mirrored) noexcept nogil:
+    """The placement number of group g >= 1 on the board, read mirrored when `mirrored`; -1 off its points."""
+    cdef int squares[TB_MAX_GROUP_PIECES]
+    cdef int side = L.group_side[g]
+    cdef int first = side_tag(side)
+    cdef int last = first + SLOT_FIRST[HORSE]
+    cdef int piece, n = 0
+    cdef int64_t key
+    if L.group_type[g] != KING:
+        first += SLOT_FIRST[L.group_type[g]]
+        last = first + SLOT_COUNT[L.group_type[g]]
+    for piece in range(first, last):
+        if p.square[piece]:
+            squares[n] = mirror_square(p.square[piece]) if mirrored else p.square[piece]
+            n += 1
+    if L.group_type[g] != KING:
+        return combo_rank(L.group_list[g], squares, n)
+    key = defence_key(L, side, squares)
+    return L.lookup[side][key] if key >= 0 else -1
+
+
+cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int visit) noexcept nogil:
+    """Visit every predecessor by a quiet un-move of the position on the board (side s to move; the entry
+    `index`, mirrored on the board when `mirrored`): for step 2 of the retrograde analysis
+    (TB_VISIT_RETRO: decided at d - 1), the draws' marks (TB_VISIT_SAFETY: safety_visit), the verifier's
+    check of the exposure bound (TB_VISIT_BOUND: bound_visit) or the distance to conversion (TB_VISIT_DTC:
+    dtc_visit, settled at d - 1).
+
+    A predecessor differs from the entry in one piece: when it is not one of Red's defence (group 0,
+    which decides the mirror), only that piece's group number changes in the index."""
+    cdef TbLayout* L = G.lay
     cdef Pos* p = G.pos
     cdef int origins[32]
     cdef int u = s ^ 1
     cdef int tag = side_tag(u)
-    cdef int piece, cur, q, n, k, side
-    cdef int64_t j
+    cdef int piece, cur, q, n, k, side, g
+    cdef bint sliding
+    cdef int64_t j, rest
     for piece in range(tag, tag + 16):
         cur = p.square[piece]
         if cur == 0:
             continue
         n = unmove_origins(p, piece, origins)
+        # A chariot's or cannon's origins lie along an empty line to it: the quiet move is always there.
+        sliding = PIECE_TYPE[piece] == ROOK or PIECE_TYPE[piece] == CANNON
+        g = group_of_piece(L, piece)
+        if g > 0:
+            rest = index - ((index // L.stride[g]) % L.group_size[g]) * L.stride[g]
         for k in range(n):
             q = origins[k]
             p.board[cur] = 0
             p.board[q] = piece
             p.square[piece] = q
             p.side = u
-            if kernel_generates(p, piece, make_move_code(q, cur)) and not king_attacked(p, s):
-                j = tb_encode(G.lay, p, False, &side)
+            if (sliding or kernel_generates(p, piece, make_move_code(q, cur))) and not king_attacked(p, s):
+                if g > 0:
+                    j = group_rank(L, p, g, mirrored)
+                    if j >= 0:
+                        j = rest + j * L.stride[g]
+                else:
+                    j = tb_encode(L, p, False, &side)
                 if j >= 0:
                     if visit == TB_VISIT_RETRO:
                         retro_visit(G, u, d, j)
@@ -349,10 +399,10 @@ cdef void unmove_entry(TbGen* G, int64_t index, int s, int d, int visit) noexcep
     """unmove_from for a decoded entry, side s to move; an entry that stands for its mirror too is
     un-moved from both, since the mirror's predecessors with a symmetric group 0 are entries of their own."""
     G.pos.side = s
-    unmove_from(G, s, d, visit)
+    unmove_from(G, index, False, s, d, visit)
     if not tb_group0_symmetric(G.lay, index):
         mirror_board(G.pos)
-        unmove_from(G, s, d, visit)
+        unmove_from(G, index, True, s, d, visit)
         mirror_board(G.pos)
 
 
