@@ -122,6 +122,11 @@ def after(position, move):
     return out
 
 
+def same_result(a, b):
+    """The same win or loss at the same distance and order (their distances to conversion aside)."""
+    return (a.wdl, a.plies, a.order) == (b.wdl, b.plies, b.order)
+
+
 class RuledLine:
     """The winner's strategy in a ruled win: the table's best move while far from the ruling, then, at a
     position lost now, one kind of its mask kept for ever by replies into positions lost now that keep it."""
@@ -136,7 +141,7 @@ class RuledLine:
         scored = [(move, self.tb.probe(after(position, move))) for move in position.legal_moves()]
         if not value.ruled or value.plies > 1:
             self.kind = None
-            return next(move for move, v in scored if v.after_move() == value)
+            return next(move for move, v in scored if same_result(v.after_move(), value))
         now = [(move, v) for move, v in scored if v.ruled and v.plies == 0 and v.order == value.order]
         if self.kind is not None:
             kept = [move for move, v in now if self.kind in v.kinds and keeps(position, move, self.kind)]
