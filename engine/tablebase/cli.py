@@ -162,11 +162,19 @@ def _show(args: argparse.Namespace, out: IO[str]) -> int:
     tables = args.tables or [path for path in [DEFAULT_DIRECTORY] if Path(path).is_dir()]
     tablebase = open_tablebase(tables)
     print(f"position  {position.fen()}", file=out)
-    print(f"value     {tablebase.probe(position)} ({position.turn.value} to move)", file=out)
+    value = tablebase.probe(position)
+    print(f"value     {value}{_conversion(value)} ({position.turn.value} to move)", file=out)
     for move, value in tablebase.best_moves(position):
         text = to_chinese(position, move)
-        print(f"{move:<6}{text:<8}{value}", file=out)
+        print(f"{move:<6}{text:<8}{value}{_conversion(value)}", file=out)
     return 0
+
+
+def _conversion(value) -> str:
+    """The distance to conversion of a win or loss by mates, when it differs from its mate's."""
+    if value.dtc is None or value.dtc == value.plies:
+        return ""
+    return f"; a capture in {value.dtc} {'ply' if value.dtc == 1 else 'plies'} at most"
 
 
 def _info(args: argparse.Namespace, out: IO[str]) -> int:

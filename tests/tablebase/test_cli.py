@@ -30,6 +30,11 @@ def test_show_prints_the_value_and_every_move(table_dir):
     assert len(lines) == 2 + 17 and "车五" in out     # the position, its value, then one line per legal move
 
 
+def test_show_says_when_a_capture_comes_before_the_mate():
+    code, out, _ = run("show", "9/9/3ak4/9/9/9/9/9/9/N2K5 w - - 0 1")      # KNKA, shipped: mate in 37
+    assert code == 0 and out.splitlines()[1].startswith("value     win, mate in 37 plies; a capture in ")
+
+
 def test_errors_are_reported_not_raised(table_dir):
     code, _, err = run("show", "2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "--tables", str(table_dir))
     assert code == 0                                  # KRKAABB is shipped in the package
