@@ -41,6 +41,21 @@ def legal_positions(material):
                 yield pieces, side
 
 
+def successors(pieces, side):
+    """(board after, its pieces, whether the move captured) for each legal move of a position."""
+    from engine import _core
+
+    board = _core.Board()
+    board.set_up(list(pieces), side, 0)
+    out = []
+    for move in board.legal_moves():
+        after = board.copy()
+        after.push(move)
+        after_pieces = frozenset(after.pieces())
+        out.append((after, after_pieces, len(after_pieces) < len(pieces)))
+    return out
+
+
 def safe_sides(tables, pieces, side):
     """The sides (board colours) a drawn position's entry calls safe; None when it is not a draw."""
     from engine import _core

@@ -12,7 +12,7 @@ from engine.tablebase.build import load_table, new_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.probe import Tablebase
 from engine.tablebase.values import TB_DTC_NO_VALUE, TB_NATURAL_LIMIT, TableValue, Wdl
-from support.tb_points import legal_positions
+from support.tb_points import legal_positions, successors
 
 
 def generate_in_memory(names, limit):
@@ -44,20 +44,15 @@ def solve_dtc(material, tables, limit):
     """{(pieces, side): DTC or None} for the order-0 results of a table, by levels: a mate is 0; a win is d
     when a move reaches the opponent's loss at d - 1 (or captures into a position within the limit, d = 1);
     a loss is d when every move is settled (a capture within the limit: 1) and the largest is d."""
-    board = _core.Board()
     moves, dtc = {}, {}
     for key in legal_positions(material):
         value, _ = entry_of(tables, *key)
         fields = TableValue.of_entry(value) if value < 0x8000 else None
         if fields is None:
             continue                                  # a draw or a ruled result: no DTC
-        board.set_up(list(key[0]), key[1], 0)
         found = []
-        for move in board.legal_moves():
-            after = board.copy()
-            after.push(move)
-            pieces = frozenset(after.pieces())
-            if len(pieces) < len(key[0]):
+        for after, pieces, capture in successors(*key):
+            if capture:
                 sub = entry_of(tables, pieces, 1 - key[1])
                 clean = not after.legal_moves() if sub is None else sub[1] != TB_DTC_NO_VALUE
                 found.append(("capture", clean, sub is not None and sub[0] % 2 == 0 and sub[0] < 0x8000))

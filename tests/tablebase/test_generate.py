@@ -9,27 +9,18 @@ from engine._core import TB_VALUE_DRAW_RULES
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 from engine.tablebase.values import DRAW_ENTRY, TableValue, Wdl
-from support.tb_points import assert_marks_hold, legal_positions, safe_sides, single_kind_sides
+from support.tb_points import assert_marks_hold, legal_positions, safe_sides, single_kind_sides, successors
 
 
 def solve(material, value_elsewhere):
     """{(pieces, side): DTM in plies, None for a draw}, solved forwards by distance levels."""
-    board = _core.Board()
-    successors = {}
-    for key in legal_positions(material):
-        board.set_up(list(key[0]), key[1], 0)
-        found = []
-        for move in board.legal_moves():
-            after = board.copy()
-            after.push(move)
-            pieces = frozenset(after.pieces())
-            found.append(((pieces, 1 - key[1]), len(pieces) < len(key[0])))
-        successors[key] = found
-    fixed = {after: value_elsewhere(*after) for moves in successors.values() for after, capture in moves if capture}
+    moves_of = {key: [((pieces, 1 - key[1]), capture) for _board, pieces, capture in successors(*key)]
+                for key in legal_positions(material)}
+    fixed = {after: value_elsewhere(*after) for moves in moves_of.values() for after, capture in moves if capture}
     value = {}
     distance, last_change = 0, 0
     while distance <= last_change + 2 + max([v for v in fixed.values() if v is not None] + [0]):
-        for key, moves in successors.items():
+        for key, moves in moves_of.items():
             if key in value:
                 continue
             known = [fixed[after] if capture else value.get(after) for after, capture in moves]
@@ -39,7 +30,7 @@ def solve(material, value_elsewhere):
                 value[key] = distance
                 last_change = distance
         distance += 1
-    return {key: value.get(key) for key in successors}
+    return {key: value.get(key) for key in moves_of}
 
 
 def probe_in_memory(tables, pieces, side):
