@@ -28,6 +28,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from .._core import TB_NATURAL_LIMIT
 from .errors import DamagedTableError
 
 MAGIC = b"JJTB\r\n\x1a\n"
@@ -39,8 +40,8 @@ FORMAT_VERSION = 3
 _ADDED_IN = {2: "the perpetual check/chase rulings inside the tables", 3: "the distance to conversion"}
 #: The sections of a file, in order: (what, side to move, bytes per entry).
 SECTIONS = (("values", 0, 2), ("values", 1, 2), ("dtc", 0, 1), ("dtc", 1, 1))
-#: The natural limit the distances to conversion are computed for (plies without a capture).
-DTC_LIMIT = 120
+#: The natural limit the distances to conversion are computed for (plies without a capture: the kernel's).
+DTC_LIMIT = TB_NATURAL_LIMIT
 #: The index scheme of ext/tb_index.pxi; a change of the index is a new scheme and new files.
 INDEX_SCHEME = 1
 #: The rules the tables assume (docs/tablebases.md#the-rules-assumed).
