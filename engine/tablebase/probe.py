@@ -68,7 +68,7 @@ class Tablebase:
         board = position.kernel_board
         material, flipped = Material.of_pieces(board.pieces()).canonical()
         if not material.has_attackers:
-            return TableValue(Wdl.LOSS, 0) if not board.legal_moves() else TableValue(Wdl.DRAW, None)
+            return TableValue(Wdl.LOSS, 0, dtc=0) if not board.legal_moves() else TableValue(Wdl.DRAW, None)
         index, source = self._table(material)
         found = index.index_of(board, flipped)
         if found is None:
