@@ -529,7 +529,7 @@ class Engine:
         only (a limited strength plays as its search finds, and perfect endings would not be limited): a
         won or lost root plays the table's move (the quickest win, the slowest loss) without a search, a
         drawn one has the search choose among the moves that keep the draw."""
-        tables = self._tables.tables if options.use_tablebase else None
+        tables = self._tables.tables_for(position) if options.use_tablebase else None
         if tables is None or strength.level_limits(options.level) is not None:
             return None
         choice = root_choice(tables, position, moves)
@@ -574,7 +574,7 @@ class Engine:
         depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
                                                        options.multipv, self._level_random)
         # Step 8. The search, probing the tables below the root at full strength.
-        tables = self._tables.tables if options.use_tablebase and level is None else None
+        tables = self._tables.tables_for(position) if options.use_tablebase and level is None else None
         self._searcher.set_tablebase(None if tables is None else tables.probe, options.tb_probe_depth)
         reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(

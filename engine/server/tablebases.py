@@ -2,20 +2,27 @@
 Stockfish's SyzygyPath), then the tables shipped in the package (engine.tablebase.SHIPPED_DIRECTORY);
 and what they say at the root of a search (root_choice), which the facade plays or searches within.
 
-Every table found is read whole into memory, once, for the search (engine._core.ProbeTables, probed
-without the GIL after captures) and for the choice at the root (engine.tablebase.Tablebase.best_moves).
-They are read when the option changes, or at the first `isready` or `go` after, never during a search;
-the shipped set (36 tables, 25 MB in memory) takes 0.2 to 0.7 s. A folder that cannot be read and a
-file that is damaged or not a table are skipped, and the summary says so; the rest is used.
+The folders are listed when the options change, or at the first `isready` or `go` after, never during a
+search. A table is read whole into memory when a search's root first needs it (tables_for): those whose
+material captures can lead to from the root's with at most REACH men taken, the closest first, within
+MEMORY_BUDGET bytes; a set of thousands of tables on disk is so read a few at a time. What is read serves
+the search (engine._core.ProbeTables, probed without the GIL after captures) and the choice at the root
+(engine.tablebase.Tablebase.best_moves), and stays read while the next roots need it. Small files (the
+shipped tables an ending needs: a few hundredths of a second) are read at the `go` that needs them;
+larger ones in a background thread, used from the first `go` after they are read, so that reading never
+eats a move's time. A folder that cannot be read and a file that is damaged or not a table are skipped,
+and the summary says so; the rest is used.
 
     loader = TablebaseLoader(path="", enabled=True)
-    loader.ensure()              # reads them (True: read now)
-    loader.tables.probe          # the ProbeTables the searcher is given
-    loader.summary()             # 'tablebases: 36 tables (up to 7 pieces) from the shipped set'
-    root_choice(loader.tables, position, moves)   # RootChoice(ending='KRKA', ranked=(...), play=True)
+    loader.ensure()              # lists them (True: the user should hear of it)
+    tables = loader.tables_for(position)    # LoadedTables, None when none is needed
+    tables.probe                 # the ProbeTables the searcher is given
+    loader.summary()             # 'tablebases: 36 tables found (up to 7 pieces) in the shipped set; ...'
+    root_choice(tables, position, moves)   # RootChoice(ending='KRKA', ranked=(...), play=True)
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
@@ -23,21 +30,31 @@ from typing import Optional, Sequence
 from .._core import ProbeTables
 from ..position import Position
 from ..tablebase import SHIPPED_DIRECTORY, Material, TableValue, Tablebase, TablebaseError, Wdl
-from ..tablebase.build import load_table
+from ..tablebase.build import index_size, load_table
 from ..tablebase.fileformat import SUFFIX
 
 #: What separates the folders of TablebasePath.
 PATH_SEPARATOR = ";"
+#: The men captures may take from the root's material to a table read for its search: the search probes
+#: only after captures, and rarely five deep.
+REACH = 4
+#: The memory the tables read for one root may take (bytes): 6 per entry (values and distances to
+#: conversion). The shipped set takes 27 MB; a large table of the set, up to 1 GB.
+MEMORY_BUDGET = 2**30
+BYTES_PER_ENTRY = 6
+#: Tables whose files take at most this many bytes in all are read at once, inside the `go` that needs
+#: them (the shipped ones an ending needs: a few hundredths of a second); larger ones in the background,
+#: for the roots after it, so that reading never eats a move's time.
+READ_AT_ONCE_BYTES = 4 * 2**20
 
 
 @dataclass(frozen=True)
 class LoadedTables:
-    """The tables read: for the search (probe), for the root's choice (library), by name."""
+    """The tables read for a root: for the search (probe), for the root's choice (library), by name."""
 
     probe: ProbeTables
     library: Tablebase
     names: tuple[str, ...]
-    sources: tuple[str, ...]         # the folders they came from, in words
 
 
 def folders_of(path_option: str) -> list[str]:
@@ -46,18 +63,22 @@ def folders_of(path_option: str) -> list[str]:
 
 
 class TablebaseLoader:
-    """Reads the tables of TablebasePath (and the shipped ones) when first needed after a change."""
+    """Lists the tables of TablebasePath (and the shipped ones) when first needed after a change, and reads
+    those a root needs (tables_for)."""
 
     def __init__(self, path: str, enabled: bool) -> None:
         self._path = path
         self._enabled = enabled
         self._pending = True
         self._asked = False              # the last change came from an option: announce the result
-        self._tables: Optional[LoadedTables] = None
+        self._files: dict[str, list[Path]] = {}
         self._problems: list[str] = []
+        self._held: dict[str, object] = {}       # name -> the table read (None: none of its files reads)
+        self._reader: Optional[threading.Thread] = None
+        self._current: Optional[LoadedTables] = None
 
     def select(self, path: str, enabled: bool) -> None:
-        """The options changed: read the tables again at the next ensure()."""
+        """The options changed: list the tables again at the next ensure()."""
         self._path, self._enabled = path, enabled
         self._pending = self._asked = True
 
@@ -66,33 +87,78 @@ class TablebaseLoader:
         return self._pending
 
     @property
-    def tables(self) -> Optional[LoadedTables]:
-        """The tables in use, None when they are off or none was found (read them first: ensure)."""
-        return self._tables if self._enabled else None
+    def enabled(self) -> bool:
+        return self._enabled
 
     def ensure(self) -> bool:
-        """Read the tables if a change is pending (never call it during a search). Returns whether they
-        were read now and the user should hear of it: asked for by an option, or something was skipped."""
+        """List the tables if a change is pending (never call it during a search). Returns whether they were
+        listed now and the user should hear of it: asked for by an option, or something was skipped."""
         if not self._pending:
             return False
         self._pending = False
-        self._tables, self._problems = None, []
+        self._files, self._problems, self._held, self._current = {}, [], {}, None
         if self._enabled:
-            self._tables = self._read()
+            self._files = self._find_files()
         asked, self._asked = self._asked, False
         return asked or bool(self._problems)
 
-    def _read(self) -> Optional[LoadedTables]:
-        """1. Find the files, the first folder's first; 2. the same files read last time by any engine of
-        the process are shared (they are only read); 3. else read each whole."""
-        files = self._find_files()
-        key = _files_key(files)
-        if key not in _LAST_READ:
-            _LAST_READ.clear()
-            _LAST_READ[key] = _read_files(files)
-        tables, problems = _LAST_READ[key]
-        self._problems.extend(problems)
-        return tables
+    def tables_for(self, position: Position) -> Optional[LoadedTables]:
+        """The tables a search from `position` may reach (never call it during a search): those read already,
+        and the others read now when their files are small (READ_AT_ONCE_BYTES), else in the background
+        for the next roots; None when the tables are off or none is ready. A table that cannot be read is
+        skipped (the summary says why) and the next folder's file of it tried."""
+        if not self._enabled or not self._files:
+            return None
+        needed = self._needed(Material.of_pieces(position.kernel_board.pieces()))
+        if not self.reading:
+            for name in [name for name in self._held if name not in needed]:
+                del self._held[name]                  # one root's tables at a time
+            missing = [name for name in needed if name not in self._held]
+            if missing:
+                self._start_reading(missing)
+        ready = {name: self._held[name] for name in needed if self._held.get(name) is not None}
+        if not ready:
+            return None
+        if self._current is None or self._current.names != tuple(ready):
+            self._current = LoadedTables(ProbeTables(ready.values()), Tablebase.of_loaded(ready), tuple(ready))
+        return self._current
+
+    @property
+    def reading(self) -> bool:
+        """Whether tables are being read in the background."""
+        return self._reader is not None and self._reader.is_alive()
+
+    def wait_reading(self, timeout: Optional[float] = None) -> bool:
+        """Wait for the background reading to end; False when it is still going after `timeout`."""
+        if self._reader is not None:
+            self._reader.join(timeout)
+        return not self.reading
+
+    def _start_reading(self, names: list[str]) -> None:
+        """Read the tables named: at once when their files are small, else in a thread of its own (into the
+        dictionary of this listing: a listing made since does not receive them)."""
+        held, problems = self._held, self._problems
+        size = sum(_file_size(self._files[name][0]) for name in names)
+        if size <= READ_AT_ONCE_BYTES:
+            _read_into(held, names, self._files, problems)
+            return
+        self._reader = threading.Thread(target=_read_into, args=(held, names, dict(self._files), problems),
+                                        name="tablebase-reader", daemon=True)
+        self._reader.start()
+
+    def _needed(self, root: Material) -> tuple[str, ...]:
+        """The tables captures can lead to from the root's material, REACH men at most, the most men first,
+        as many as MEMORY_BUDGET holds."""
+        candidates = [(material, name) for name, material in ((name, Material.parse(name)) for name in self._files)
+                      if material.pieces >= root.pieces - REACH and material.reachable_from(root)]
+        candidates.sort(key=lambda item: (-item[0].pieces, item[1]))
+        chosen, used = [], 0
+        for material, name in candidates:
+            size = BYTES_PER_ENTRY * index_size(material)
+            if used + size <= MEMORY_BUDGET:
+                chosen.append(name)
+                used += size
+        return tuple(sorted(chosen))
 
     def _find_files(self) -> dict[str, list[Path]]:
         """Each table's files by its name, the first folder's first (a damaged one gives way to the next)."""
@@ -116,51 +182,66 @@ class TablebaseLoader:
             return "tablebases off (UseTablebase false)"
         if self._pending:
             return "tablebases: read when the engine is next idle (isready or go)"
-        skipped = f"; skipped: {'; '.join(self._problems)}" if self._problems else ""
-        if self._tables is None:
+        skipped = f"; skipped: {'; '.join(dict.fromkeys(self._problems))}" if self._problems else ""
+        if not self._files:
             return f"tablebases: none found{skipped}"
-        tables = self._tables
-        return (f"tablebases: {len(tables.names)} tables (up to {tables.probe.max_pieces} pieces) from "
-                f"{', '.join(tables.sources)}{skipped}")
+        folders = dict.fromkeys("the shipped set" if f.parent == SHIPPED_DIRECTORY else str(f.parent)
+                                for files in self._files.values() for f in files)
+        most = max(Material.parse(name).pieces for name in self._files)
+        return (f"tablebases: {len(self._files)} tables found (up to {most} pieces) in {', '.join(folders)}; "
+                f"each read when a position needs it{skipped}")
 
 
-#: The files read last (by their names, sizes and times) and what was read: one entry.
-_LAST_READ: dict[tuple, tuple[Optional[LoadedTables], list[str]]] = {}
+#: The tables read by this process, by file (its path, size and time): engines of one process share them.
+_READ: dict[tuple, object] = {}
+_READ_LOCK = threading.Lock()
 
 
-def _files_key(files: dict[str, list[Path]]) -> tuple:
-    """What tells the same files apart from changed ones."""
-    key = []
-    for file in (file for candidates in files.values() for file in candidates):
+def _read_into(held: dict, names: list[str], files: dict[str, list[Path]], problems: list[str]) -> None:
+    """Read each table named into `held` (None when none of its files reads), then keep in _READ only the
+    tables just read."""
+    for name in names:
+        held[name] = _read_table(name, files[name], problems)
+    with _READ_LOCK:
+        _keep_only([table for table in held.values() if table is not None])
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_table(name: str, candidates: list[Path], problems: list[str]):
+    """A table read whole (engine.tablebase.build.load_table) from the first of its files that can be read,
+    None when none can; what could not be read goes to `problems` once."""
+    for file in candidates:
         try:
             stat = file.stat()
-        except OSError:
-            return (object(),)      # never equal: read again (and fail there)
-        key.append((str(file), stat.st_size, stat.st_mtime_ns))
-    return tuple(key)
+            key = (str(file), stat.st_size, stat.st_mtime_ns)
+            with _READ_LOCK:
+                table = _READ.get(key)
+            if table is None:
+                table = load_table(file, Material.parse(name))
+                with _READ_LOCK:
+                    _READ[key] = table
+            return table
+        except (TablebaseError, OSError) as exc:
+            problem = str(exc) if str(file) in str(exc) else f"{file}: {exc}"
+        except MemoryError:
+            problem = f"{file}: not enough memory to read it"
+        if problem not in problems:
+            problems.append(problem)
+    return None
 
 
-def _read_files(files: dict[str, list[Path]]) -> tuple[Optional[LoadedTables], list[str]]:
-    """Each table read whole (engine.tablebase.build.load_table) from the first of its files that can be
-    read, and what could not be; the search's store and the library over the same tables in memory."""
-    tables, good, problems = {}, [], []
-    for name, candidates in files.items():
-        for file in candidates:
-            try:
-                tables[name] = load_table(file, Material.parse(name))
-            except (TablebaseError, OSError) as exc:
-                problems.append(str(exc) if str(file) in str(exc) else f"{file}: {exc}")
-                continue
-            except MemoryError:
-                problems.append(f"{file}: not enough memory to read it")
-                continue
-            good.append(file)
-            break
-    if not tables:
-        return None, problems
-    sources = tuple(dict.fromkeys("the shipped set" if f.parent == SHIPPED_DIRECTORY else str(f.parent)
-                                  for f in good))
-    return LoadedTables(ProbeTables(tables.values()), Tablebase.of_loaded(tables), tuple(tables), sources), problems
+def _keep_only(tables) -> None:
+    """Forget the tables read before that are not among these (memory: one root's tables at a time; an
+    engine that holds others keeps them alive itself). Called with _READ_LOCK held."""
+    keep = {id(table) for table in tables}
+    for key in [key for key, table in _READ.items() if id(table) not in keep]:
+        del _READ[key]
 
 
 def _table_files(folder: Path) -> Optional[list[Path]]:

@@ -63,6 +63,10 @@ class Side:
         counts[ptype] -= 1
         return Side(tuple(counts))
 
+    def within(self, other: "Side") -> bool:
+        """Whether every count is at most the other side's (captures can lead there)."""
+        return all(mine <= theirs for mine, theirs in zip(self.counts, other.counts))
+
 
 @dataclass(frozen=True)
 class Material:
@@ -135,6 +139,16 @@ class Material:
     def canonical(self) -> tuple["Material", bool]:
         """(the canonical material, whether it is this one's colours swapped)."""
         return (self, False) if self.is_canonical else (self.flipped(), True)
+
+    @property
+    def pieces(self) -> int:
+        """The men on the board, generals included."""
+        return sum(self.red.counts) + sum(self.black.counts)
+
+    def reachable_from(self, other: "Material") -> bool:
+        """Whether captures can lead from `other` to this material, either way round (a table reads both)."""
+        return ((self.red.within(other.red) and self.black.within(other.black))
+                or (self.red.within(other.black) and self.black.within(other.red)))
 
     @property
     def has_attackers(self) -> bool:

@@ -114,9 +114,41 @@ def test_a_damaged_file_gives_way_to_the_next_folders(tmp_path):
     (tmp_path / "notatable.jjtb").write_bytes(b"")
     engine = Engine(EngineOptions(tablebase_path=str(tmp_path)))
     assert engine.load_tablebases() is not None        # something was skipped: the user hears of it
-    summary = engine.tablebase_summary()
-    assert "KNKA.jjtb" in summary and "notatable.jjtb" in summary and "36 tables" in summary
-    assert run(engine, KNKA_LONGEST)[0].score.mate == 19
+    assert "notatable.jjtb" in engine.tablebase_summary() and "36 tables found" in engine.tablebase_summary()
+    assert run(engine, KNKA_LONGEST)[0].score.mate == 19     # read when needed: the shipped file
+    assert "KNKA.jjtb" in engine.tablebase_summary()
+
+
+def test_a_root_reads_only_the_tables_its_captures_can_reach():
+    loader = tablebases.TablebaseLoader("", True)
+    loader.ensure()
+    assert loader.tables_for(Position()) is None          # the start: no table within reach
+    assert loader.tables_for(Position(KNKA_LONGEST)).names == ("KNK", "KNKA")
+    krkaabb = loader.tables_for(Position("2bakab2/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")).names
+    assert len(krkaabb) == 9 and all(name.startswith("KRK") for name in krkaabb)   # the chariot's tables
+
+
+def test_large_files_are_read_in_the_background_for_the_next_roots(monkeypatch):
+    monkeypatch.setattr(tablebases, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(tablebases, "_READ", {})
+    loader = tablebases.TablebaseLoader("", True)
+    loader.ensure()
+    first = loader.tables_for(Position(KNKA_LONGEST))      # reading starts; what is ready already, if any
+    assert first is None or set(first.names) <= {"KNK", "KNKA"}
+    assert loader.wait_reading(30)
+    assert loader.tables_for(Position(KNKA_LONGEST)).names == ("KNK", "KNKA")
+
+
+def test_the_tables_read_for_a_root_stay_within_the_memory_budget(monkeypatch):
+    monkeypatch.setattr(tablebases, "MEMORY_BUDGET", 6 * 100_000)
+    loader = tablebases.TablebaseLoader("", True)
+    loader.ensure()
+    names = loader.tables_for(Position(KNKA_LONGEST)).names
+    assert names == ("KNK", "KNKA")                       # 4,860 + 21,600 entries
+    monkeypatch.setattr(tablebases, "MEMORY_BUDGET", 6 * 10_000)
+    loader.select("", True)
+    loader.ensure()
+    assert loader.tables_for(Position(KNKA_LONGEST)).names == ("KNK",)   # the closest first, if it fits
 
 
 def test_the_tables_are_read_when_the_options_change_and_not_during_a_search():
@@ -130,7 +162,7 @@ def test_the_tables_are_read_when_the_options_change_and_not_during_a_search():
     assert engine.load_tablebases() is None and "next idle" in engine.tablebase_summary()
     engine.stop()
     assert engine.wait(10)
-    assert engine.load_tablebases().startswith("tablebases: 36 tables")
+    assert engine.load_tablebases().startswith("tablebases: 36 tables found")
 
 
 def test_folders_are_separated_by_semicolons():
