@@ -1,16 +1,17 @@
 """Endgame starting positions for the tablebase matches (issue 44), written as EPD for `jiangjun match
 -openings file=F`: for the SPRT (jiangjun with its tables against itself without them), game pairs from
-positions inside the shipped one-attacker set or one capture above it; for the games against another
-engine, positions inside the set only, some of them from two-attacker tables built into a folder.
+positions inside the shipped tables of one bare attacker (BARE_ATTACKER_ENDINGS) or one capture above
+them; for the games against another engine, positions inside the set only, some of them from two-attacker
+tables built into a folder.
 
     python tools/tb_openings.py -o benchmarks/tb-openings.epd --count 400
     python tools/tb_openings.py -o benchmarks/tb-positions.epd --count 200 --inside --draws-every 2 --flip \
         --min-plies 15 --tables DIR --endings KRKN KRKNA KRKCA KNKP KPKP KCKP
 
 They are made from the tables' own positions, not from master games: a master game rarely reaches the
-shipped set (its stronger side keeps its advisors and elephants, which the shipped tables do not have), and
-the tables say which positions need their knowledge. A position of a shipped table (Red the stronger side),
-drawn at random, is kept when its value for the side to move is
+set at all (docs/tablebases.md, "Which endings games reach"), and the tables say which positions need
+their knowledge. A position of one of these tables (Red the stronger side), drawn at random, is kept when
+its value for the side to move is
 
 * a win or a loss by mate at least --min-plies away (the winner has a long mate to find within the natural
   limit, the loser a long defence): two positions in three (every position but each --draws-every-th), or
@@ -23,7 +24,7 @@ and half of the positions are then taken one capture above the set (not with --i
 cannon or soldier more, on a free point where Red cannot take it at once, so that the game's first captures
 lead into the tables (the search's probes below the root). --tables and --endings add tables built by
 `jiangjun tb build -o DIR` (the two-attacker ones); the ending of each position is drawn at random from the
-shipped ones and those. --flip swaps the colours of every second pair of positions (Black then the
+bare-attacker ones and those. --flip swaps the colours of every second pair of positions (Black then the
 stronger side). Each line names its ending and how it was kept.
 """
 from __future__ import annotations
@@ -41,9 +42,13 @@ from engine.fen import format_board
 from engine.tablebase import SHIPPED_DIRECTORY, Material, Wdl, open_tablebase
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import flip_pieces
-from engine.tablebase.shipped import shipped_names
+from engine.tablebase.material import dependencies
 
 #: Extra pieces for Black one capture above the set: (kernel type, FEN letter, the points it may take).
+#: The shipped endings positions are drawn from (with the tables they depend on): one attacker, with no
+#: advisor or elephant of its own, against any defence; the files of the SPRT and of the games against
+#: Pikafish-HCE were made from these.
+BARE_ATTACKER_ENDINGS = ("KRKAABB", "KNKAABB", "KCKAABB", "KPKAABB")
 EXTRA_PIECES = ((3, "n"), (5, "c"), (6, "p"))
 ATTEMPTS = 5_000         # random entries tried per table and kind before the pair is given up
 
@@ -151,7 +156,8 @@ def colours_swapped(fen: str) -> str:
 
 def load_tables(choice: Choice) -> dict:
     """{name: table in memory} of the shipped tables and the endings of choice, each from its folder."""
-    found = {name: SHIPPED_DIRECTORY for name in shipped_names()}
+    found = {material.name: SHIPPED_DIRECTORY for ending in BARE_ATTACKER_ENDINGS
+             for material in dependencies(Material.parse(ending))}
     for name in choice.endings:
         material = Material.parse(name).canonical()[0]
         folders = [folder for folder in choice.tables if table_path(folder, material).is_file()]

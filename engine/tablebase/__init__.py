@@ -14,11 +14,11 @@ from .describe import tb_text
 from .errors import DamagedTableError, MissingTableError, OutsideTableError, TablebaseError, UnknownEndingError
 from .material import Material, canonical_name
 from .probe import Tablebase, open_tablebase
-from .shipped import SHIPPED_DIRECTORY, SHIPPED_ENDINGS
+from .shipped import SHIPPED_DIRECTORY, shipped_names
 from .values import TableValue, Wdl, table_score
 
 __all__ = [
-    "BuildReport", "DamagedTableError", "SHIPPED_DIRECTORY", "SHIPPED_ENDINGS", "Material", "MissingTableError", "OutsideTableError", "TableValue",
+    "BuildReport", "DamagedTableError", "SHIPPED_DIRECTORY", "Material", "MissingTableError", "OutsideTableError", "TableValue",
     "Tablebase", "TablebaseError", "UnknownEndingError", "Wdl", "build_tables", "canonical_name",
-    "open_tablebase", "table_score", "tb_text",
+    "open_tablebase", "shipped_names", "table_score", "tb_text",
 ]

@@ -26,6 +26,7 @@ from .fileformat import TableFile
 from .plan import BuildPlan
 from .probe import open_tablebase
 from .runner import run_build
+from .shipped import shipped_names
 from .state import BuildState
 
 DEFAULT_DIRECTORY = "tablebases"
@@ -38,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="build the tables of endings, and those they depend on (no ending: "
                            "the whole set, as `jiangjun tb list` shows it)")
     build.add_argument("endings", nargs="*", help="ending names (KRKAABB: each side's K then R N C P A B) or FENs")
+    build.add_argument("--shipped", action="store_true",
+                       help="the tables the package ships (engine.tablebase.shipped), with the endings named")
     build.add_argument("-o", "--output", default=DEFAULT_DIRECTORY,
                        help=f"the folder of the tables (default {DEFAULT_DIRECTORY}); tables there are reused")
     build.add_argument("--verify", action="store_true",
@@ -79,7 +82,8 @@ def main(argv: Optional[Sequence[str]] = None, out: IO[str] = sys.stdout, err: I
 
 
 def _build(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    plan = BuildPlan.of_endings(args.endings) if args.endings else BuildPlan.of_set()
+    endings = [*args.endings, *(shipped_names() if args.shipped else ())]
+    plan = BuildPlan.of_endings(endings) if endings else BuildPlan.of_set()
     result = run_build(plan, args.output, verify=args.verify, cluster=args.cluster, stream=err)
     print(f"{'table':<12}{'entries':>10}{'seconds':>9}{'pos/s':>10}{'bytes':>10}  "
           f"{'red to move W/D/L':<24}longest", file=out)
