@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--all", action="store_true", help="also the endings left out, and why")
     listing.add_argument("--built", metavar="DIR", help="with each ending, the figures of its build in DIR "
                          "(from DIR's build-state.json, over every run that built into DIR)")
+    listing.add_argument("--only-built", action="store_true", help="with --built: only the endings built in DIR")
     listing.add_argument("--markdown", action="store_true", help="a Markdown table")
     show = sub.add_parser("show", help="print a position's value and every legal move's")
     show.add_argument("fen", help="the position")
@@ -118,7 +119,8 @@ def _list(args: argparse.Namespace, out: IO[str]) -> int:
     built = BuildState(Path(args.built)).tables if args.built else None
     columns = ["ending", "entries/side", "estimated peak MiB"]
     columns += ["seconds", "positions/s", "peak MiB", "bytes"] if built is not None else ["needs"]
-    rows = [_list_row(entry, built) for entry in members]
+    shown = [entry for entry in members if not args.only_built or (built is not None and entry.name in built)]
+    rows = [_list_row(entry, built) for entry in shown]
     if args.all:
         rows += [[entry.name, f"{entry.entries:,}", f"{entry.peak_bytes / 2**20:,.0f}", f"left out: {entry.why_left_out}"]
                  + [""] * (len(columns) - 4) for entry in entries if not entry.in_set]

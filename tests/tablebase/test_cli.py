@@ -80,6 +80,8 @@ def test_list_built_gives_each_built_tables_figures(tmp_path):
     krka = next(line for line in out.splitlines() if line.startswith("| KRKA |"))
     assert krka.endswith(f"| {(tmp_path / 'KRKA.jjtb').stat().st_size:,} |")
     assert "| KNK | 4,860 | 96 | not built |" in out and "built in " in out and ": 2 of " in out
+    code, out, _ = run("list", "--built", str(tmp_path), "--only-built", "--markdown")
+    assert code == 0 and [line.split(" | ")[0] for line in out.splitlines() if line.startswith("| K")] == ["| KRK", "| KRKA"]
 
 
 def test_build_without_an_ending_builds_the_set(monkeypatch):
