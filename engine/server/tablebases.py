@@ -72,6 +72,7 @@ class TablebaseLoader:
         self._pending = True
         self._asked = False              # the last change came from an option: announce the result
         self._files: dict[str, list[Path]] = {}
+        self._materials: dict[str, Material] = {}
         self._problems: list[str] = []
         self._held: dict[str, object] = {}       # name -> the table read (None: none of its files reads)
         self._reader: Optional[threading.Thread] = None
@@ -86,10 +87,6 @@ class TablebaseLoader:
     def pending(self) -> bool:
         return self._pending
 
-    @property
-    def enabled(self) -> bool:
-        return self._enabled
-
     def ensure(self) -> bool:
         """List the tables if a change is pending (never call it during a search). Returns whether they were
         listed now and the user should hear of it: asked for by an option, or something was skipped."""
@@ -99,6 +96,7 @@ class TablebaseLoader:
         self._files, self._problems, self._held, self._current = {}, [], {}, None
         if self._enabled:
             self._files = self._find_files()
+        self._materials = {name: Material.parse(name) for name in self._files}
         asked, self._asked = self._asked, False
         return asked or bool(self._problems)
 
@@ -149,7 +147,7 @@ class TablebaseLoader:
     def _needed(self, root: Material) -> tuple[str, ...]:
         """The tables captures can lead to from the root's material, REACH men at most, the most men first,
         as many as MEMORY_BUDGET holds."""
-        candidates = [(material, name) for name, material in ((name, Material.parse(name)) for name in self._files)
+        candidates = [(material, name) for name, material in self._materials.items()
                       if material.pieces >= root.pieces - REACH and material.reachable_from(root)]
         candidates.sort(key=lambda item: (-item[0].pieces, item[1]))
         chosen, used = [], 0
@@ -187,7 +185,7 @@ class TablebaseLoader:
             return f"tablebases: none found{skipped}"
         folders = dict.fromkeys("the shipped set" if f.parent == SHIPPED_DIRECTORY else str(f.parent)
                                 for files in self._files.values() for f in files)
-        most = max(Material.parse(name).pieces for name in self._files)
+        most = max(material.pieces for material in self._materials.values())
         return (f"tablebases: {len(self._files)} tables found (up to {most} pieces) in {', '.join(folders)}; "
                 f"each read when a position needs it{skipped}")
 
