@@ -529,8 +529,11 @@ class Engine:
         only (a limited strength plays as its search finds, and perfect endings would not be limited): a
         won or lost root plays the table's move (the quickest win, the slowest loss) without a search, a
         drawn one has the search choose among the moves that keep the draw."""
-        tables = self._tables.tables_for(position) if options.use_tablebase else None
-        if tables is None or strength.level_limits(options.level) is not None:
+        if not options.use_tablebase or strength.level_limits(options.level) is not None:
+            return None
+        # The root's own tables are read now if a quarter of the move's hard limit allows (no limit: always).
+        tables = self._tables.tables_for(position, seconds=hard / 4000 if hard else None)
+        if tables is None:
             return None
         choice = root_choice(tables, position, moves)
         if choice is None:

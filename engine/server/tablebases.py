@@ -46,6 +46,9 @@ BYTES_PER_ENTRY = 6
 #: them (the shipped ones an ending needs: a few hundredths of a second); larger ones in the background,
 #: for the roots after it, so that reading never eats a move's time.
 READ_AT_ONCE_BYTES = 4 * 2**20
+#: Reading a table file takes about this long per byte (LZMA and the arrays: KNPKAABB's 25 tables, 52 MB of
+#: files, 4.8 s): the estimate by which the root's own tables are read at once when the move has the time.
+READ_SECONDS_PER_BYTE = 0.1 / 2**20
 
 
 @dataclass(frozen=True)
@@ -100,14 +103,20 @@ class TablebaseLoader:
         asked, self._asked = self._asked, False
         return asked or bool(self._problems)
 
-    def tables_for(self, position: Position) -> Optional[LoadedTables]:
+    def tables_for(self, position: Position, seconds: Optional[float] = 0.0) -> Optional[LoadedTables]:
         """The tables a search from `position` may reach (never call it during a search): those read already,
         and the others read now when their files are small (READ_AT_ONCE_BYTES), else in the background
-        for the next roots; None when the tables are off or none is ready. A table that cannot be read is
-        skipped (the summary says why) and the next folder's file of it tried."""
+        for the next roots; None when the tables are off or none is ready. The root's own table and those
+        its captures lead to are read now whenever that takes at most `seconds` (None: no limit), so that
+        a position set up inside a large table is played by it from the first move. A table that cannot
+        be read is skipped (the summary says why) and the next folder's file of it tried."""
         if not self._enabled or not self._files:
             return None
-        needed = self._needed(Material.of_pieces(position.kernel_board.pieces()))
+        root = Material.of_pieces(position.kernel_board.pieces())
+        needed = self._needed(root)
+        urgent = [name for name in self._urgent(root) if name in needed and name not in self._held]
+        if urgent and (seconds is None or self._read_seconds(urgent) <= seconds):
+            _read_into(self._held, urgent, self._files, self._problems)
         if not self.reading:
             for name in [name for name in self._held if name not in needed]:
                 del self._held[name]                  # one root's tables at a time
@@ -132,12 +141,20 @@ class TablebaseLoader:
             self._reader.join(timeout)
         return not self.reading
 
+    def _urgent(self, root: Material) -> list[str]:
+        """The root's own table and the tables its captures lead to."""
+        materials = [root, *(after for _side, _type, after in root.captures())]
+        return [name for name in dict.fromkeys(material.canonical()[0].name for material in materials)
+                if name in self._files]
+
+    def _read_seconds(self, names: list[str]) -> float:
+        return READ_SECONDS_PER_BYTE * sum(_file_size(self._files[name][0]) for name in names)
+
     def _start_reading(self, names: list[str]) -> None:
         """Read the tables named: at once when their files are small, else in a thread of its own (into the
         dictionary of this listing: a listing made since does not receive them)."""
         held, problems = self._held, self._problems
-        size = sum(_file_size(self._files[name][0]) for name in names)
-        if size <= READ_AT_ONCE_BYTES:
+        if self._read_seconds(names) <= READ_SECONDS_PER_BYTE * READ_AT_ONCE_BYTES:
             _read_into(held, names, self._files, problems)
             return
         self._reader = threading.Thread(target=_read_into, args=(held, names, dict(self._files), problems),

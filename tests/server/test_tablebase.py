@@ -2,6 +2,8 @@
 win, the slowest loss, a drawing move), within searchmoves, banmoves and MultiPV, not at a limited
 strength nor past the natural limit; the interior probes in tbhits; TablebasePath, UseTablebase and
 what the engine says about them, in-process and through the engine process (UCI, UCCI)."""
+import threading
+
 import pytest
 
 from engine import Position
@@ -139,6 +141,24 @@ def test_large_files_are_read_in_the_background_for_the_next_roots(monkeypatch):
     assert first is None or set(first.names) <= {"KNK", "KNKA"}
     assert loader.wait_reading(30)
     assert loader.tables_for(Position(KNKA_LONGEST)).names == ("KNK", "KNKA")
+
+
+def test_the_roots_own_tables_are_read_at_once_when_the_move_has_the_time(monkeypatch):
+    monkeypatch.setattr(tablebases, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(tablebases, "_READ", {})
+    loader = tablebases.TablebaseLoader("", True)
+    loader.ensure()
+    assert loader.tables_for(Position(KNKA_LONGEST), seconds=None).names == ("KNK", "KNKA")    # no limit
+    monkeypatch.setattr(tablebases, "_READ", {})
+    loader.select("", True)
+    loader.ensure()
+    readers = []
+    read_into = tablebases._read_into
+    monkeypatch.setattr(tablebases, "_read_into",
+                        lambda *args: (readers.append(threading.current_thread()), read_into(*args)))
+    loader.tables_for(Position(KNKA_LONGEST), seconds=1e-9)       # no time: in the background
+    assert loader.wait_reading(30) and loader.tables_for(Position(KNKA_LONGEST)).names == ("KNK", "KNKA")
+    assert readers and threading.main_thread() not in readers
 
 
 def test_the_tables_read_for_a_root_stay_within_the_memory_budget(monkeypatch):
