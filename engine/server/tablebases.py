@@ -9,8 +9,10 @@ MEMORY_BUDGET bytes; a set of thousands of tables on disk is so read a few at a 
 the search (engine._core.ProbeTables, probed without the GIL after captures) and the choice at the root
 (engine.tablebase.Tablebase.best_moves), and stays read while the next roots need it. Small files (the
 shipped tables an ending needs: a few hundredths of a second) are read at the `go` that needs them;
-larger ones in a background thread, used from the first `go` after they are read, so that reading never
-eats a move's time. A folder that cannot be read and a file that is damaged or not a table are skipped,
+larger ones in a background thread, used from the first `go` after they are read, so that reading does
+not eat a move's time; but the root's own table and those its captures lead to are read at the `go`
+itself when the move's time allows (tables_for's `seconds`), so that a position set up inside a large
+table is played by it from the first move. A folder that cannot be read and a file that is damaged or not a table are skipped,
 and the summary says so; the rest is used.
 
     loader = TablebaseLoader(path="", enabled=True)
