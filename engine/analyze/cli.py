@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     choice = tables.add_mutually_exclusive_group()
     choice.add_argument("--tables", nargs="+", action="extend", default=[], metavar="DIR",
                         help="folders (or .jjtb files) of tables built with jiangjun tb build, read before the "
-                             "shipped ones")
+                             "shipped ones (by the built-in engine's search too)")
     choice.add_argument("--no-tables", action="store_true", help="show no table values")
     marks = parser.add_argument_group("marks for game moves (centipawns lost by the mover)")
     marks.add_argument("--book", default=DEFAULT_BOOK, metavar="FILE",
@@ -307,7 +307,7 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     tables = Tables.open(args.tables, not args.no_tables, warn)
 
     engine = open_engine(args.engine, proto=args.proto, options=options, threads=args.threads,
-                         hash_mb=args.hash, warn=warn)
+                         hash_mb=args.hash, table_folders=args.tables, warn=warn)
     # The live lines go to stdout on a terminal; with --json (stdout is the document) to stderr, if a terminal.
     live_stream = err if args.json else out
     live = LiveArea(live_stream, enabled=_is_terminal(live_stream))

@@ -33,15 +33,18 @@ Warn = Callable[[str], None]
 
 
 def open_engine(command: Optional[str], *, proto: str = "auto", options: Optional[Mapping[str, str]] = None,
-                threads: Optional[int] = None, hash_mb: Optional[int] = None,
+                threads: Optional[int] = None, hash_mb: Optional[int] = None, table_folders: Sequence[str] = (),
                 warn: Warn = lambda text: None) -> SimpleEngine:
-    """jiangjun in this process (`command` None; threads 1 and 64 MB unless given) or the program `command`,
-    with its chances shown when it offers them. Raises AnalyzeError when it cannot be used."""
+    """jiangjun in this process (`command` None; threads 1 and 64 MB unless given; the endgame tables of
+    `table_folders` before the shipped ones, as --tables shows them) or the program `command`, with its
+    chances shown when it offers them. Raises AnalyzeError when it cannot be used."""
     if command is None:
         if options:
             raise AnalyzeError("--option applies to an engine given with --engine; "
                                "the built-in engine takes --threads and --hash")
         settings = {"Threads": threads or DEFAULT_THREADS, "Hash": hash_mb or DEFAULT_HASH_MB}
+        if table_folders:
+            settings["TablebasePath"] = ";".join(map(str, table_folders))
         try:
             engine = SimpleEngine.in_process(options=settings)
         except EngineError as exc:

@@ -35,6 +35,17 @@ def test_the_built_in_engine_in_process(engine):
     assert usable_multipv(engine, 3, warnings.append) == 3 and warnings == []
 
 
+def test_the_built_in_engine_searches_with_the_tables_shown(monkeypatch, tmp_path):
+    from engine.analyze import engines
+    given = []
+    in_process = engines.SimpleEngine.in_process
+    monkeypatch.setattr(engines.SimpleEngine, "in_process",
+                        staticmethod(lambda options: (given.append(options), in_process(options=options))[1]))
+    open_engine(None, table_folders=[tmp_path / "a", tmp_path / "b"]).quit()
+    open_engine(None).quit()
+    assert given[0]["TablebasePath"] == f"{tmp_path / 'a'};{tmp_path / 'b'}" and "TablebasePath" not in given[1]
+
+
 def test_a_position_its_lines_and_a_finished_game(engine):
     position = Position()
     position.push("h2e2")
