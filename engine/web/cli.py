@@ -39,7 +39,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"jiangjun web: {exc.name or exc} is missing; install the web extra: pip install 'jiangjun[web]'",
               file=sys.stderr)
         return 2
-    spec = EngineSpec.builtin()
+    spec = EngineSpec.builtin(args.tables)
     if args.engine:
         try:
             spec = _engine_spec(args.engine)

@@ -21,7 +21,7 @@ import contextlib
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Sequence
 
 from ..client import BUILTIN_ENTRY, EngineConfig, EngineError, SimpleEngine
 from ..notation import to_chinese_list, to_wxf_list
@@ -45,16 +45,19 @@ class EngineSpec:
     command: Optional[str] = None
     proto: str = "auto"
     entry: str = BUILTIN_ENTRY
+    options: tuple[tuple[str, str], ...] = ()      # set at the handshake
 
     @classmethod
-    def builtin(cls) -> "EngineSpec":
+    def builtin(cls, table_folders: Sequence[str] = ()) -> "EngineSpec":
         """jiangjun itself, hosted in the server's process (engine.client.inprocess): the build the server
-        runs, whatever folder it was started from."""
-        return cls()
+        runs, whatever folder it was started from; searching with the endgame tables of `table_folders`
+        (before the shipped ones), those the page shows."""
+        options = (("TablebasePath", ";".join(map(str, table_folders))),) if table_folders else ()
+        return cls(options=options)
 
     def config(self) -> EngineConfig:
         if self.command is None:
-            return EngineConfig.in_process(self.entry)
+            return EngineConfig.in_process(self.entry, options=dict(self.options))
         return EngineConfig(self.command, proto=self.proto)
 
     def open(self) -> SimpleEngine:

@@ -82,6 +82,11 @@ def test_the_builtin_engine_is_hosted_in_process():
     assert EngineSpec("/usr/games/fairy-stockfish", "uci").config().cmd == "/usr/games/fairy-stockfish"
 
 
+def test_the_builtin_engine_searches_with_the_tables_the_page_shows():
+    assert EngineSpec.builtin(["a", "b"]).config().options == {"TablebasePath": "a;b"}
+    assert EngineSpec.builtin().config().options == {}
+
+
 def test_a_move_at_a_level_and_the_lines_for_the_page(seat):
     seen = []
     result = seat.play(opened(), level=3, movetime=100, on_info=seen.append)
