@@ -19,7 +19,7 @@ and the summary says so; the rest is used.
     loader.ensure()              # lists them (True: the user should hear of it)
     tables = loader.tables_for(position)    # LoadedTables, None when none is needed
     tables.probe                 # the ProbeTables the searcher is given
-    loader.summary()             # 'tablebases: 36 tables found (up to 7 pieces) in the shipped set; ...'
+    loader.summary()             # 'tablebases: 196 tables found (up to 8 pieces) in the shipped set; ...'
     root_choice(tables, position, moves)   # RootChoice(ending='KRKA', ranked=(...), play=True)
 """
 from __future__ import annotations
