@@ -14,18 +14,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine._core import TB_VALUE_MAX_DTM
 from engine.fen import format_board
 from engine.tablebase.build import load_table, table_path
 from engine.tablebase.material import Material
 
-#: An entry value below this is a result by mates (ext/tb_index.pxi: 0 .. 0x7FFF).
-RULED_VALUES = 0x8000
-
 
 def longest_wins(table, count: int, per_group: int) -> list[tuple[int, int]]:
     """(plies to mate, index) of the longest wins with Red to move, longest first."""
-    wins = sorted(((table.value(index, 0), index) for index in range(table.size)
-                   if table.value(index, 0) < RULED_VALUES and table.value(index, 0) % 2 == 1), reverse=True)
+    values = memoryview(table.values_bytes(0)).cast("H")      # the entries with Red to move, read in place
+    wins = sorted(((value, index) for index, value in enumerate(values)
+                   if value <= TB_VALUE_MAX_DTM and value % 2 == 1), reverse=True)   # mates, Red winning
     chosen, groups = [], {}
     for plies, index in wins:
         defence = tuple(piece for piece in table.position_of(index) if piece[0] == 1)     # Black's men

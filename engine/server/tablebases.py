@@ -40,10 +40,10 @@ PATH_SEPARATOR = ";"
 #: The men captures may take from the root's material to a table read for its search: the search probes
 #: only after captures, and rarely five deep.
 REACH = 4
-#: The memory the tables read for one root may take (bytes): 6 per entry (values and distances to
-#: conversion). The shipped set takes 27 MB; a large table of the set, up to 1 GB.
+#: The memory the tables read for one root may take (bytes), LOADED_BYTES_PER_ENTRY per entry (values and
+#: distances to conversion): a large table of the set takes up to 1 GB.
 MEMORY_BUDGET = 2**30
-BYTES_PER_ENTRY = 6
+LOADED_BYTES_PER_ENTRY = 6
 #: Tables whose files take at most this many bytes in all are read at once, inside the `go` that needs
 #: them (the shipped ones an ending needs: a few hundredths of a second); larger ones in the background,
 #: for the roots after it, so that reading never eats a move's time.
@@ -171,7 +171,7 @@ class TablebaseLoader:
         candidates.sort(key=lambda item: (-item[0].pieces, item[1]))
         chosen, used = [], 0
         for material, name in candidates:
-            size = BYTES_PER_ENTRY * index_size(material)
+            size = LOADED_BYTES_PER_ENTRY * index_size(material)
             if used + size <= MEMORY_BUDGET:
                 chosen.append(name)
                 used += size

@@ -96,12 +96,13 @@ class Tablebase:
         quickest mate; the loser's moves that leave the winner neither, then the slowest loss."""
         board = position.kernel_board
         mover = board.side
+        men = len(board.pieces())
         plies_left = TB_NATURAL_LIMIT - position.halfmove_clock
         scored = []
         for move in position.legal_moves():
             after = position.copy()
             after.push(move)
-            capture = len(after.kernel_board.pieces()) < len(board.pieces())
+            capture = len(after.kernel_board.pieces()) < men
             scored.append((move, self.probe(after).after_move(capture)))
 
         def order(item: tuple[str, TableValue]) -> tuple[int, ...]:

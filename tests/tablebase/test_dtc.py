@@ -5,6 +5,7 @@ moves and a game played out by them that the limit cannot draw."""
 import pytest
 
 from engine import Position, _core
+from engine._core import TB_VALUE_MAX_DTM
 from engine.color import Color
 from engine.fen import format_board
 from engine.tablebase import SHIPPED_DIRECTORY
@@ -47,7 +48,7 @@ def solve_dtc(material, tables, limit):
     moves, dtc = {}, {}
     for key in legal_positions(material):
         value, _ = entry_of(tables, *key)
-        fields = TableValue.of_entry(value) if value < 0x8000 else None
+        fields = TableValue.of_entry(value) if value <= TB_VALUE_MAX_DTM else None
         if fields is None:
             continue                                  # a draw or a ruled result: no DTC
         found = []
@@ -55,10 +56,10 @@ def solve_dtc(material, tables, limit):
             if capture:
                 sub = entry_of(tables, pieces, 1 - key[1])
                 clean = not after.legal_moves() if sub is None else sub[1] != TB_DTC_NO_VALUE
-                found.append(("capture", clean, sub is not None and sub[0] % 2 == 0 and sub[0] < 0x8000))
+                found.append(("capture", clean, sub is not None and sub[0] % 2 == 0 and sub[0] <= TB_VALUE_MAX_DTM))
             else:
                 after_value, _ = entry_of(tables, pieces, 1 - key[1])
-                found.append(("quiet", (pieces, 1 - key[1]), after_value < 0x8000 and after_value % 2 == 0))
+                found.append(("quiet", (pieces, 1 - key[1]), after_value <= TB_VALUE_MAX_DTM and after_value % 2 == 0))
         moves[key] = (fields.wdl, found)
         if not found:
             dtc[key] = 0
@@ -118,7 +119,7 @@ def knka_win_converting_first():
     material = Material.parse("KNKA")
     table = load_table(table_path(SHIPPED_DIRECTORY, material), material)
     best = max((table.value(i, 0) - table.dtc(i, 0), i) for i in range(table.size)
-               if table.value(i, 0) < 0x8000 and table.value(i, 0) % 2 == 1)
+               if table.value(i, 0) <= TB_VALUE_MAX_DTM and table.value(i, 0) % 2 == 1)
     index = best[1]
     return format_board(table.position_of(index)) + " w - -", table.value(index, 0), table.dtc(index, 0)
 
