@@ -48,7 +48,7 @@ cdef bint capture_is_clean(TbGen* G, Pos* p, int captured) noexcept nogil:
     if S.kind != TB_SUB_TABLE:
         G.errors += 1
         return False
-    index = tb_encode(S.lay, p, S.flip, &side)
+    index = tb_index_of(S.lay, p, S.flip, &side)
     if index < 0:
         G.errors += 1
         return False
@@ -61,20 +61,19 @@ cdef int successor_dtc(TbGen* G, Pos* p, int move, int* value) noexcept nogil:
     """For a legal move of the side to move: value[0] the successor's value for the opponent, and the
     mover's DTC by that move: 1 for a capture into a clean position, the successor's DTC + 1 for a quiet
     move (TB_DTC_OPEN, TB_DTC_NONE as they are)."""
-    cdef int captured = p.board[move_to(move)]
     cdef int side, dtc
     cdef int64_t index
-    make_move(p, move)
+    cdef int captured = tb_play(p, move)
     if captured:
         value[0] = capture_value(G, p, captured)
         dtc = 1 if capture_is_clean(G, p, captured) else TB_DTC_NONE
     else:
-        index = tb_encode(G.lay, p, False, &side)
+        index = tb_index_of(G.lay, p, False, &side)
         value[0] = G.values[side][index]
         dtc = G.dtc[side][index]
         if dtc < TB_DTC_OPEN:
             dtc += 1
-    unmake_move(p)
+    tb_take_back(p, move, captured)
     return dtc
 
 
@@ -83,27 +82,28 @@ cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
     the winner's least over its moves to the opponent's losses, the loser's greatest over all its moves
     (TB_DTC_NONE when one escapes the limit); TB_DTC_OPEN while a successor it depends on is open (the
     loser's: at the first such move, since its value waits for all), TB_DTC_NONE past the limit."""
-    cdef MoveList ml
-    cdef int k, dtc, value, best = TB_DTC_NONE, worst = 0
+    cdef LegalMoves lm
+    cdef int move, dtc, value, best = TB_DTC_NONE, worst = 0
     cdef bint open_ = False
-    gen_legal(p, &ml)
-    if ml.count == 0:
+    start_legal(p, &lm, False)
+    move = next_legal(p, &lm)
+    if move == 0:
         return 0
-    for k in range(ml.count):
-        dtc = successor_dtc(G, p, ml.moves[k], &value)
+    while move:
+        dtc = successor_dtc(G, p, move, &value)
         if wins:
-            if not order0_decided(value) or value % 2 == 1:
-                continue                        # not a move that keeps a win by mates
-            if dtc == TB_DTC_OPEN:
-                open_ = True
-            elif dtc < best:
-                best = dtc
+            if order0_decided(value) and value % 2 == 0:     # a move that keeps a win by mates
+                if dtc == TB_DTC_OPEN:
+                    open_ = True
+                elif dtc < best:
+                    best = dtc
         elif dtc == TB_DTC_NONE:
             return TB_DTC_NONE
         elif dtc == TB_DTC_OPEN:
             return TB_DTC_OPEN                  # visited again when that successor is settled
         elif dtc > worst:
             worst = dtc
+        move = next_legal(p, &lm)
     if wins:
         if best == TB_DTC_NONE and open_:
             return TB_DTC_OPEN
@@ -114,9 +114,9 @@ cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
 cdef void dtc_start(TbGen* G) noexcept nogil:
     """Step 1 over the whole table."""
     cdef Pos* p = G.pos
-    cdef MoveList ml
+    cdef LegalMoves lm
     cdef int64_t index
-    cdef int s, k, v, value
+    cdef int s, v, value, move
     G.dtc_highest = 0
     for index in range(G.lay.size):
         for s in range(2):
@@ -133,12 +133,13 @@ cdef void dtc_start(TbGen* G) noexcept nogil:
             if G.values[s][index] % 2 == 0:
                 dtc_set(G, s, index, dtc_minimax(G, p, False))
                 continue
-            gen_legal(p, &ml)
-            for k in range(ml.count):
-                if p.board[move_to(ml.moves[k])] and successor_dtc(G, p, ml.moves[k], &value) == 1 \
-                        and order0_decided(value) and value % 2 == 0:
+            start_legal(p, &lm, True)
+            move = next_legal(p, &lm)
+            while move:
+                if successor_dtc(G, p, move, &value) == 1 and order0_decided(value) and value % 2 == 0:
                     dtc_set(G, s, index, 1)
                     break
+                move = next_legal(p, &lm)
 
 
 cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:

@@ -126,7 +126,7 @@ cdef int capture_value(TbGen* G, Pos* p, int captured) noexcept nogil:
     if S.kind == TB_SUB_MISSING:
         G.errors += 1
         return TB_UNKNOWN
-    index = tb_encode(S.lay, p, S.flip, &side)
+    index = tb_index_of(S.lay, p, S.flip, &side)
     if index < 0:
         G.errors += 1
         return TB_UNKNOWN
@@ -135,18 +135,73 @@ cdef int capture_value(TbGen* G, Pos* p, int captured) noexcept nogil:
     return S.values[side][index]
 
 
+cdef inline int tb_play(Pos* p, int move) noexcept nogil:
+    """Play a move on the board and the piece squares only (no keys, no history: a table's entry needs
+    neither); returns the piece captured, for tb_take_back."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    if captured:
+        p.square[captured] = 0
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    p.square[piece] = to_sq
+    p.side ^= 1
+    return captured
+
+
+cdef inline void tb_take_back(Pos* p, int move, int captured) noexcept nogil:
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[to_sq]
+    p.board[from_sq] = piece
+    p.square[piece] = from_sq
+    p.board[to_sq] = captured
+    if captured:
+        p.square[captured] = to_sq
+    p.side ^= 1
+
+
+# The legal moves of a position, tested for legality one at a time as they are asked for (next_legal): a
+# caller that stops at the first move it cannot use tests no more moves than it reads.
+cdef struct LegalMoves:
+    MoveList pseudo
+    int next
+    bint in_check
+    int king_sq
+
+
+cdef inline void start_legal(Pos* p, LegalMoves* lm, bint captures_only) noexcept nogil:
+    lm.pseudo.count = 0
+    gen_pseudo(p, &lm.pseudo, captures_only)
+    lm.next = 0
+    lm.in_check = king_attacked(p, p.side)
+    lm.king_sq = p.square[side_tag(p.side)]
+
+
+cdef inline int next_legal(Pos* p, LegalMoves* lm) noexcept nogil:
+    """The next legal move, in the kernel's order (gen_legal's), or 0 when there is none left."""
+    cdef int move
+    while lm.next < lm.pseudo.count:
+        move = lm.pseudo.moves[lm.next]
+        lm.next += 1
+        if is_legal(p, move, lm.in_check, lm.king_sq):
+            return move
+    return 0
+
+
 cdef int successor_value(TbGen* G, Pos* p, int move) noexcept nogil:
     """The value, for the opponent, of the position after a legal move of the side to move."""
-    cdef int captured = p.board[move_to(move)]
     cdef int side, v
     cdef int64_t index
-    make_move(p, move)
+    cdef int captured = tb_play(p, move)
     if captured:
         v = capture_value(G, p, captured)
     else:
-        index = tb_encode(G.lay, p, False, &side)
+        index = tb_index_of(G.lay, p, False, &side)
         v = G.values[side][index] if index >= 0 else TB_UNKNOWN
-    unmake_move(p)
+    tb_take_back(p, move, captured)
     return v
 
 
@@ -178,14 +233,16 @@ cdef int proven_loss(TbGen* G, Pos* p, int limit) noexcept nogil:
     """During generation of G.order: the loss value of the (undecided) position on the board when every
     move leads to a win for the opponent that can no longer change (opponent_win_decided: quiet wins of
     this order above `limit` may still shorten), else TB_UNKNOWN, at the first move that does not."""
-    cdef MoveList ml
-    cdef int k, v, worst_loss = 0
-    gen_legal(p, &ml)
-    for k in range(ml.count):
-        v = successor_value(G, p, ml.moves[k])
-        if not opponent_win_decided(v, G.order, limit, p.board[move_to(ml.moves[k])] != 0):
+    cdef LegalMoves lm
+    cdef int move, v, worst_loss = 0
+    start_legal(p, &lm, False)
+    move = next_legal(p, &lm)
+    while move:
+        v = successor_value(G, p, move)
+        if not opponent_win_decided(v, G.order, limit, p.board[move_to(move)] != 0):
             return TB_UNKNOWN
         worst_loss = max(worst_loss, rank_key(v) + 1)
+        move = next_legal(p, &lm)
     return key_value(G, worst_loss)
 
 
@@ -341,16 +398,22 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
     cdef int origins[32]
     cdef int u = s ^ 1
     cdef int tag = side_tag(u)
-    cdef int piece, cur, q, n, k, side, g
+    cdef int piece, cur, q, n, k, side, g, ptype
     cdef bint sliding
     cdef int64_t j, rest
+    # A predecessor is legal when u could not take s's general in it. When s is not in check now, only
+    # what the un-move changes can attack that general: the lines through the two squares, a horse whose
+    # leg was the square left, and the piece itself where it stands (as gives_check tests a move).
+    cdef bint in_check = king_attacked(p, s)
+    cdef int king_sq = p.square[side_tag(s)]
     for piece in range(tag, tag + 16):
         cur = p.square[piece]
         if cur == 0:
             continue
         n = unmove_origins(p, piece, origins)
         # A chariot's or cannon's origins lie along an empty line to it: the quiet move is always there.
-        sliding = PIECE_TYPE[piece] == ROOK or PIECE_TYPE[piece] == CANNON
+        ptype = PIECE_TYPE[piece]
+        sliding = ptype == ROOK or ptype == CANNON
         g = group_of_piece(L, piece)
         if g > 0:
             rest = index - ((index // L.stride[g]) % L.group_size[g]) * L.stride[g]
@@ -360,13 +423,16 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
             p.board[q] = piece
             p.square[piece] = q
             p.side = u
-            if (sliding or kernel_generates(p, piece, make_move_code(q, cur))) and not king_attacked(p, s):
+            if (sliding or kernel_generates(p, piece, make_move_code(q, cur))) and not (
+                    king_attacked(p, s) if in_check else
+                    opens_attack(p, king_sq, cur, q, tag)
+                    or ((ptype == HORSE or ptype == PAWN) and attacks_square(p, u, ptype, q, king_sq))):
                 if g > 0:
                     j = group_rank(L, p, g, mirrored)
                     if j >= 0:
                         j = rest + j * L.stride[g]
                 else:
-                    j = tb_encode(L, p, False, &side)
+                    j = tb_index_of(L, p, False, &side)
                 if j >= 0:
                     if visit == TB_VISIT_RETRO:
                         retro_visit(G, u, d, j)

@@ -242,24 +242,26 @@ cdef int64_t defence_key(TbLayout* L, int side, int* squares) noexcept nogil:
     return (king * L.adv_combos[side] + a) * L.ele_combos[side] + b
 
 
-cdef int gather(TbLayout* L, Pos* p, bint flip, int squares[TB_MAX_GROUPS][TB_MAX_GROUP_PIECES]) noexcept nogil:
+cdef int gather(TbLayout* L, Pos* p, bint flip, int squares[TB_MAX_GROUPS][TB_MAX_GROUP_PIECES],
+                bint check_material) noexcept nogil:
     """Read each group's squares off the board (in table orientation). Returns 0, or -1 when the board's
-    material is not the layout's."""
+    material is not the layout's (tested only when check_material)."""
     cdef int g, gs, bs, tag, t, piece, n, i
     cdef int counts[2][PIECE_TYPES]
-    for i in range(2):
-        for t in range(PIECE_TYPES):
-            counts[i][t] = 0
-    for piece in range(16, 48):
-        if p.square[piece]:
-            counts[piece_side(piece) ^ flip][PIECE_TYPE[piece]] += 1
+    if check_material:
+        for i in range(2):
+            for t in range(PIECE_TYPES):
+                counts[i][t] = 0
+        for piece in range(16, 48):
+            if p.square[piece]:
+                counts[piece_side(piece) ^ flip][PIECE_TYPE[piece]] += 1
     for g in range(L.ngroups):
         gs = L.group_side[g]
         bs = gs ^ flip
         tag = side_tag(bs)
         n = 0
         if L.group_type[g] == KING:
-            if counts[gs][ADVISOR] != L.advisors[gs] or counts[gs][ELEPHANT] != L.elephants[gs]:
+            if check_material and (counts[gs][ADVISOR] != L.advisors[gs] or counts[gs][ELEPHANT] != L.elephants[gs]):
                 return -1
             for piece in range(tag, tag + SLOT_FIRST[HORSE]):
                 if p.square[piece]:
@@ -267,12 +269,14 @@ cdef int gather(TbLayout* L, Pos* p, bint flip, int squares[TB_MAX_GROUPS][TB_MA
                     n += 1
         else:
             t = L.group_type[g]
-            if counts[gs][t] != L.group_count[g]:
+            if check_material and counts[gs][t] != L.group_count[g]:
                 return -1
             for piece in range(tag + SLOT_FIRST[t], tag + SLOT_FIRST[t] + SLOT_COUNT[t]):
                 if p.square[piece]:
                     squares[g][n] = flip_square(p.square[piece]) if flip else p.square[piece]
                     n += 1
+    if not check_material:
+        return 0
     # Material of a type no group holds (checked through the per-side totals of the groups).
     for i in range(2):
         n = 0
@@ -286,13 +290,23 @@ cdef int gather(TbLayout* L, Pos* p, bint flip, int squares[TB_MAX_GROUPS][TB_MA
     return 0
 
 
-cdef int64_t tb_encode(TbLayout* L, Pos* p, bint flip, int* side_out) noexcept nogil:
+cdef inline int64_t tb_encode(TbLayout* L, Pos* p, bint flip, int* side_out) noexcept nogil:
     """The index of the position on the board (its side to move in side_out, table orientation), or -1
     when it is not in the table (other material, a piece off its points)."""
+    return encode_board(L, p, flip, side_out, True)
+
+
+cdef inline int64_t tb_index_of(TbLayout* L, Pos* p, bint flip, int* side_out) noexcept nogil:
+    """tb_encode for a board known to hold the layout's material (the generator's positions and their
+    captures): the material is not counted again."""
+    return encode_board(L, p, flip, side_out, False)
+
+
+cdef int64_t encode_board(TbLayout* L, Pos* p, bint flip, int* side_out, bint check_material) noexcept nogil:
     cdef int squares[TB_MAX_GROUPS][TB_MAX_GROUP_PIECES]
     cdef int g, i, n
     cdef int64_t key, id0, index, gid
-    if gather(L, p, flip, squares) < 0:
+    if gather(L, p, flip, squares, check_material) < 0:
         return -1
     side_out[0] = p.side ^ flip
     key = defence_key(L, RED, squares[0])

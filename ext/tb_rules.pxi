@@ -126,7 +126,7 @@ cdef int kinds_to_move(TbGen* G, Pos* p, int current, bint fresh) noexcept nogil
                 continue
             return 0                           # a capture: an escape from every cycle
         make_move(p, move)
-        index = tb_encode(G.lay, p, False, &side)
+        index = tb_index_of(G.lay, p, False, &side)
         v = G.values[o][index]
         u = acc
         if fresh and not opponent_win_before(v, G.order):
@@ -156,7 +156,7 @@ cdef int kinds_kept(TbGen* G, Pos* p, int current) noexcept nogil:
         if p.board[move_to(move)]:
             continue
         make_move(p, move)
-        index = tb_encode(G.lay, p, False, &side)
+        index = tb_index_of(G.lay, p, False, &side)
         m = G.kinds[s][index] & current & ~acc
         unmake_move(p)
         if m:
@@ -244,7 +244,7 @@ cdef bint ruled_now_holds(TbGen* G, Pos* p, int v) noexcept nogil:
             if p.board[move_to(replies.moves[r])]:
                 continue
             make_move(p, replies.moves[r])
-            index = tb_encode(G.lay, p, False, &side)
+            index = tb_index_of(G.lay, p, False, &side)
             w = G.values[s][index]
             unmake_move(p)
             if tb_ruled_kinds(w) and tb_order(w) == order and (tb_ruled_kinds(w) & mask & ~kept):
@@ -367,7 +367,7 @@ cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
         if safe > 0 and G.sub[piece_side(captured)][PIECE_TYPE[captured]].flip:
             safe = ((safe & 1) << 1) | (safe >> 1)        # the sub-table's colours are the board's swapped
         return safe
-    index = tb_encode(G.lay, p, False, &side)
+    index = tb_index_of(G.lay, p, False, &side)
     if index < 0:
         return -1
     if G.safe[0] == NULL:
@@ -520,7 +520,7 @@ cdef int successor_for(TbGen* G, Pos* p, int move, int s, int64_t* index_out) no
         if tb_is_decided(v) and ((tb_distance(v) & 1) == 1) == (to_move == s):
             return 1                                  # a win of s
         return -1
-    index_out[0] = tb_encode(G.lay, p, False, &side)
+    index_out[0] = tb_index_of(G.lay, p, False, &side)
     unmake_move(p)
     return 0
 

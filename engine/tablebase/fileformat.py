@@ -9,7 +9,8 @@
                    move, then the distances to conversion likewise), per block, u64 offset of the block
                    in the file, u32 its compressed length, u32 the CRC-32 of its uncompressed bytes
     then           the blocks: BLOCK_ENTRIES entries each (the last one shorter; values uint16
-                   little-endian, distances to conversion one byte), compressed with raw LZMA2 (preset 6)
+                   little-endian, distances to conversion one byte), compressed with raw LZMA2 (written at preset 1;
+                   files of preset 6 read alike)
     last 32 bytes  SHA-256 of everything before them
 
 A reader checks the magic, the version, the header's CRC, the whole file's SHA-256 and the index's size
@@ -57,18 +58,23 @@ RULES = {
 METRIC = "dtm-plies"
 SUFFIX = ".jjtb"
 BLOCK_ENTRIES = 32768
-_FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 6}]
+#: Preset 1 compresses a table's blocks about 8 times as fast as preset 6, for files about 20% larger: a
+#: large table's build spent a fifth of its time compressing at preset 6.
+_PRESET = 1
+_ENCODER = [{"id": lzma.FILTER_LZMA2, "preset": _PRESET}]
+#: A block is at most 64 KiB (SECTIONS' widest entries), so no match of any preset reaches further back.
+_DECODER = [{"id": lzma.FILTER_LZMA2, "dict_size": BLOCK_ENTRIES * max(width for _, _, width in SECTIONS)}]
 _PREFIX = struct.Struct("<8sHHI")
 _BLOCK = struct.Struct("<QII")
 _DIGEST = 32
 
 
 def _compress(data: bytes) -> bytes:
-    return lzma.compress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
+    return lzma.compress(data, format=lzma.FORMAT_RAW, filters=_ENCODER)
 
 
 def _decompress(data: bytes) -> bytes:
-    return lzma.decompress(data, format=lzma.FORMAT_RAW, filters=_FILTERS)
+    return lzma.decompress(data, format=lzma.FORMAT_RAW, filters=_DECODER)
 
 
 def write_table(path: Path, header: dict[str, Any], sections: Iterable[bytes]) -> None:
@@ -76,7 +82,7 @@ def write_table(path: Path, header: dict[str, Any], sections: Iterable[bytes]) -
     gives the bytes of each of SECTIONS in order, taken one at a time (from a generator, only one is
     asked for at once)."""
     header = dict(header, format_version=FORMAT_VERSION, index_scheme=INDEX_SCHEME, rules=RULES,
-                  metric=METRIC, block_entries=BLOCK_ENTRIES, codec="lzma2-raw-preset6",
+                  metric=METRIC, block_entries=BLOCK_ENTRIES, codec=f"lzma2-raw-preset{_PRESET}",
                   sections=[list(section) for section in SECTIONS], dtc_limit=DTC_LIMIT)
     header_bytes = json.dumps(header, sort_keys=True).encode()
     packed: list[list[bytes]] = []
