@@ -86,8 +86,10 @@ cdef enum:                   # the parameters, in table order
     CORRECTION_GRAIN
     CORRECTION_DEPTH_DIVISOR
     CORRECTION_MAX_STEP
-    # The stop rule between iterations (searcher.pxi).
+    # The stop rule between iterations, and the move chosen among the threads' (searcher.pxi).
     MATE_STOP_EXTRA_DEPTH
+    THREAD_VOTE
+    THREAD_VOTE_BASE
     SEARCH_PARAMETER_COUNT
 
 
@@ -211,6 +213,12 @@ _SEARCH_PARAMETERS = (
      "correction history: the largest step of an entry at once (its bound is 1024)"),
     (MATE_STOP_EXTRA_DEPTH, "mate_stop_extra_depth", 4, 0, 40,
      "with a time limit, a found mate ends the search once the depth exceeds twice its plies plus this"),
+    (THREAD_VOTE, "thread_vote", 1, 0, 1,
+     "threads: 1: the move played is voted for by every thread's last completed iteration; 0: the main "
+     "thread's"),
+    (THREAD_VOTE_BASE, "thread_vote_base", 10, 0, 200,
+     "threads: a thread's vote for its best move is its depth times (its score above the lowest "
+     "thread's plus this)"),
 )
 
 # name -> (index, default, minimum, maximum)

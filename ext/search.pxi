@@ -85,6 +85,7 @@ cdef struct Worker:
     # bestMoveChanges): the time manager's measure of instability, read and reset between iterations.
     int best_move_changes
     int completed_depth
+    RootMove completed_best  # a helper's best root move at the end of its last completed iteration
     int root_depth           # the depth of the iteration being searched
     bint use_nnue            # evaluate with `net` and the accumulators below, not the hand-crafted evaluation
     NnueNetwork net          # the network of this search (a copy of the loaded one's struct; nnue.pxi)
@@ -885,3 +886,4 @@ cdef void helper_iterate(Worker* w, int offset) noexcept nogil:
         if stopped(w):
             break
         w.completed_depth = depth
+        w.completed_best = w.root_moves[0]

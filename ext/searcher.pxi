@@ -280,14 +280,55 @@ cdef class Searcher:
                 lines = self._deepen(start, max(1, min(multipv, w.root_count)), mate, on_info, soft_share)
             finally:
                 self._stop_helpers(threads)
+            reported_depth = w.completed_depth
             if not lines:
                 lines = [self._rescue()]
+                reported_depth = w.completed_depth
+            elif self.n_helpers and multipv == 1 and depth == 0 and param[THREAD_VOTE]:
+                reported_depth, line = self._vote(w.completed_depth, lines[0])
+                if line is not lines[0]:
+                    lines = [line]
+                    if on_info is not None:      # the line played is reported last, as Stockfish does
+                        self._report_lines(reported_depth, lines, on_info, start)
         finally:
             self.shared.root_report_ns = 0
             self.shared.on_root_move = NULL
         pv = lines[0][1]
         ponder = self._ponder_from_table(pv[0]) if len(pv) == 1 else None    # a one-move line: ask the table
-        return self._report(w.completed_depth, 1, lines[0], ponder, self._nodes(), (now_ns() - start) // NS_PER_MS)
+        return self._report(reported_depth, 1, lines[0], ponder, self._nodes(), (now_ns() - start) // NS_PER_MS)
+
+    cdef tuple _vote(self, int main_depth, tuple main_line):
+        """Lazy SMP's choice of the line played among the main worker's and each helper's last completed
+        iteration, as Stockfish chooses its best thread: a worker votes for its best move with its depth
+        times its score above the lowest worker's (plus thread_vote_base), and the move with the most votes
+        wins, from the worker whose own vote for it is the largest; a table win or mate is taken by the best
+        score instead, the quickest win or the longest defence. Returns (depth, line)."""
+        cdef RootMove* rm
+        cdef Worker* h
+        candidates = [(main_depth, main_line)]
+        for k in range(self.n_helpers):
+            h = self.helpers[k]
+            rm = &h.completed_best
+            if h.completed_depth >= 1 and rm.pv_len > 0 and rm.score > -VALUE_INF:
+                candidates.append((h.completed_depth, (rm.score, [rm.pv[i] for i in range(rm.pv_len)], rm.seldepth)))
+        lowest = min(line[0] for _, line in candidates)
+        def vote(candidate):
+            depth, line = candidate
+            return (line[0] - lowest + param[THREAD_VOTE_BASE]) * depth
+        votes = {}
+        for candidate in candidates:
+            votes[candidate[1][1][0]] = votes.get(candidate[1][1][0], 0) + vote(candidate)
+        best = candidates[0]
+        for candidate in candidates[1:]:
+            score, best_score = candidate[1][0], best[1][0]
+            if abs(best_score) >= VALUE_TB_WIN_IN_MAX:
+                if score > best_score:
+                    best = candidate
+            elif score >= VALUE_TB_WIN_IN_MAX or (score > -VALUE_TB_WIN_IN_MAX and (
+                    votes[candidate[1][1][0]] > votes[best[1][1][0]]
+                    or (votes[candidate[1][1][0]] == votes[best[1][1][0]] and vote(candidate) > vote(best)))):
+                best = candidate
+        return best
 
     cdef void _set_root_moves(self, searchmoves, banmoves):
         """The main worker's root moves: the legal moves of its position, only those in searchmoves when
