@@ -6,15 +6,15 @@
 # decided through the k-th round of perpetual check/chase rulings (tb_rules.pxi): the distance counts the
 # plies to the position where the ruling applies. A side prefers, as the winner, the lowest order and then
 # the shortest distance, and as the loser the highest order and then the longest: values compare by
-# rank_key. The rules are the kernel's: moves from gen_legal / gen_piece_moves, legality from
-# king_attacked (the flying general included).
+# rank_key. The rules are the kernel's: moves from gen_legal (un-moves by gen_piece_moves' conditions,
+# steps_back), legality from king_attacked (the flying general included).
 #
 # 1. Initialise each entry: illegal; no legal move = lost in 0; a capture into a lost position of the
 #    sub-table (probed in memory; of any order) = won, pending at its order and distance; only captures,
 #    all into won positions = lost, pending at the highest; otherwise unknown.
 # 2. Order 0, pass d = 1, 2, ...: from each entry of value (0, d - 1) (the newest decided), generate the
-#    quiet un-moves of the side that just moved (candidate origins, each confirmed by the kernel's own move
-#    generation and the predecessor's legality). A predecessor of a lost entry is won at d (or sooner, if
+#    quiet un-moves of the side that just moved (candidate origins, each confirmed by the conditions of the
+#    kernel's move generation and the predecessor's legality). A predecessor of a lost entry is won at d (or sooner, if
 #    pending later). A predecessor of a won entry is lost when every one of its legal moves leads to a
 #    decided win for the opponent; its value is the highest of them, one ply further.
 # 3. Orders k = 1, 2, ... (tb_rules.pxi): the positions lost now by the rulings become lost at (k, 0); the
@@ -327,16 +327,19 @@ cdef int unmove_origins(Pos* p, int piece, int* origins) noexcept nogil:
     return n
 
 
-cdef bint kernel_generates(Pos* p, int piece, int move) noexcept nogil:
-    """Whether the kernel's move generation gives this piece the move (pseudo-legal)."""
-    cdef MoveList ml
-    cdef int k
-    ml.count = 0
-    gen_piece_moves(p, piece, &ml, False)
-    for k in range(ml.count):
-        if ml.moves[k] == move:
-            return True
-    return False
+cdef inline bint steps_back(Pos* p, int piece, int q, int cur) noexcept nogil:
+    """Whether the kernel's move generation (gen_piece_moves) gives a general, advisor, elephant, horse or
+    soldier standing on q (one of unmove_origins' squares for it, on the board) the quiet move to the
+    empty square cur: the conditions of its generation that the origin's geometry leaves open."""
+    cdef int ptype = PIECE_TYPE[piece]
+    cdef int side = piece_side(piece)
+    if ptype == KING or ptype == ADVISOR:
+        return IN_PALACE[cur]
+    if ptype == ELEPHANT:
+        return OWN_HALF[side][cur] and p.board[(q + cur) // 2] == 0
+    if ptype == HORSE:
+        return p.board[q + HORSE_LEG[cur - q + 256]] == 0
+    return cur - q == (16 if side == RED else -16) or not OWN_HALF[side][q]
 
 
 cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
@@ -423,7 +426,7 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
             p.board[q] = piece
             p.square[piece] = q
             p.side = u
-            if (sliding or kernel_generates(p, piece, make_move_code(q, cur))) and not (
+            if (sliding or steps_back(p, piece, q, cur)) and not (
                     king_attacked(p, s) if in_check else
                     opens_attack(p, king_sq, cur, q, tag)
                     or ((ptype == HORSE or ptype == PAWN) and attacks_square(p, u, ptype, q, king_sq))):
