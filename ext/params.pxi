@@ -90,6 +90,7 @@ cdef enum:                   # the parameters, in table order
     MATE_STOP_EXTRA_DEPTH
     THREAD_VOTE
     THREAD_VOTE_BASE
+    HELPER_DEPTH_SKIP
     SEARCH_PARAMETER_COUNT
 
 
@@ -219,6 +220,9 @@ _SEARCH_PARAMETERS = (
     (THREAD_VOTE_BASE, "thread_vote_base", 10, 0, 200,
      "threads: a thread's vote for its best move is its depth times (its score above the lowest "
      "thread's plus this)"),
+    (HELPER_DEPTH_SKIP, "helper_depth_skip", 0, 0, 1,
+     "threads: 1: each helper skips the depths of its place in Stockfish 10's pattern (the first searches "
+     "the even depths only, the second the odd ones, ...), so that the threads search different depths"),
 )
 
 # name -> (index, default, minimum, maximum)

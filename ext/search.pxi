@@ -876,12 +876,24 @@ cdef int search_iteration(Worker* w, int depth, int n_lines) noexcept nogil:
     return n_lines
 
 
-cdef void helper_iterate(Worker* w, int offset) noexcept nogil:
-    """A Lazy SMP helper: deepen the same root (one line), staggered, until the main worker stops everyone."""
+# Stockfish 10's depth pattern of its helper threads: helper i (from 0, cycling every 20) skips the
+# depths d for which ((d + DEPTH_SKIP_PHASE[i]) / DEPTH_SKIP_SIZE[i]) is odd (helper_depth_skip).
+cdef int DEPTH_SKIP_SIZE[20]
+cdef int DEPTH_SKIP_PHASE[20]
+DEPTH_SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+DEPTH_SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+
+
+cdef void helper_iterate(Worker* w, int index) noexcept nogil:
+    """Lazy SMP helper number `index` (from 0): deepen the same root (one line), the odd-numbered helpers
+    from depth 2 (or by the depth pattern, helper_depth_skip), until the main worker stops everyone."""
     cdef int depth
-    for depth in range(1 + offset, MAX_PLY - 2):
+    cdef int i = index % 20
+    for depth in range(1 + (0 if param[HELPER_DEPTH_SKIP] else index % 2), MAX_PLY - 2):
         if w.shared.depth_limit and depth > w.shared.depth_limit + 1:
             break
+        if param[HELPER_DEPTH_SKIP] and ((depth + DEPTH_SKIP_PHASE[i]) // DEPTH_SKIP_SIZE[i]) % 2:
+            continue
         search_iteration(w, depth, 1)
         if stopped(w):
             break

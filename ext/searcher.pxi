@@ -239,7 +239,7 @@ cdef class Searcher:
     def _helper(self, int index):
         cdef Worker* w = self.helpers[index]
         with nogil:
-            helper_iterate(w, index % 2)
+            helper_iterate(w, index)
 
     def search(self, Board board, int depth=0, long long nodes=0, int mate=0, int soft_ms=0, int hard_ms=0,
                int multipv=1, searchmoves=(), banmoves=(), on_info=None, soft_share=None, on_root_move=None,

@@ -42,6 +42,18 @@ def test_helpers_keep_to_the_root_moves():
     assert found.bestmove in ("a3a4", "c3c4")
 
 
+def test_the_threads_vote_for_a_root_move():
+    """Without a depth limit the move played is voted for by every thread (searcher.pxi _vote): it is one
+    of the root moves, with its own line."""
+    for fen in BENCH_FENS[:6]:
+        position = Position(fen)
+        allowed = position.legal_moves()[:4]
+        infos = []
+        found = Searcher(16, 2).search(position.kernel_board, nodes=20000, searchmoves=allowed, on_info=infos.append)
+        assert found.bestmove in allowed and found.pv[0] == found.bestmove
+        assert {info.bestmove for info in infos} <= set(allowed)
+
+
 def test_a_search_cut_short_still_plays_a_move_of_the_root_list():
     # The tightest limits: the first poll of the node limit, a 1 ms deadline (a stop at depth 1 is
     # finished by the rescue search on its own node budget).
