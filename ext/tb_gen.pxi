@@ -14,9 +14,9 @@
 #    all into won positions = lost, pending at the highest; otherwise unknown.
 # 2. Order 0, pass d = 1, 2, ...: from each entry of value (0, d - 1) (the newest decided), generate the
 #    quiet un-moves of the side that just moved (candidate origins, each confirmed by the conditions of the
-#    kernel's move generation and the predecessor's legality). A predecessor of a lost entry is won at d (or sooner, if
-#    pending later). A predecessor of a won entry is lost when every one of its legal moves leads to a
-#    decided win for the opponent; its value is the highest of them, one ply further.
+#    kernel's move generation and the predecessor's legality). A predecessor of a lost entry is won at d
+#    (or sooner, if pending later). A predecessor of a won entry is lost when every one of its legal moves
+#    leads to a decided win for the opponent; its value is the highest of them, one ply further.
 # 3. Orders k = 1, 2, ... (tb_rules.pxi): the positions lost now by the rulings become lost at (k, 0); the
 #    entries whose captures lead to sub-table values of order k are examined again; then passes as in 2
 #    from (k, d - 1). It stops after a round that decided nothing, once past the sub-tables' orders.

@@ -9,8 +9,8 @@
                    move, then the distances to conversion likewise), per block, u64 offset of the block
                    in the file, u32 its compressed length, u32 the CRC-32 of its uncompressed bytes
     then           the blocks: BLOCK_ENTRIES entries each (the last one shorter; values uint16
-                   little-endian, distances to conversion one byte), compressed with raw LZMA2 (written at preset 1;
-                   files of preset 6 read alike)
+                   little-endian, distances to conversion one byte), compressed with raw LZMA2
+                   (written at preset 1; files written at preset 6 read alike)
     last 32 bytes  SHA-256 of everything before them
 
 A reader checks the magic, the version, the header's CRC, the whole file's SHA-256 and the index's size
