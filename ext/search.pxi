@@ -876,23 +876,22 @@ cdef int search_iteration(Worker* w, int depth, int n_lines) noexcept nogil:
     return n_lines
 
 
-# Stockfish 10's depth pattern of its helper threads: helper i (from 0, cycling every 20) skips the
-# depths d for which ((d + DEPTH_SKIP_PHASE[i]) / DEPTH_SKIP_SIZE[i]) is odd (helper_depth_skip).
-cdef int DEPTH_SKIP_SIZE[20]
-cdef int DEPTH_SKIP_PHASE[20]
-DEPTH_SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
-DEPTH_SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
-
-
 cdef void helper_iterate(Worker* w, int index) noexcept nogil:
     """Lazy SMP helper number `index` (from 0): deepen the same root (one line), the odd-numbered helpers
-    from depth 2 (or by the depth pattern, helper_depth_skip), until the main worker stops everyone."""
+    from depth 2 (or by the depth pattern, helper_depth_skip), until the main worker stops everyone.
+
+    The pattern is Stockfish 10's: the helpers come in groups of 2, 4, 6, ... for skip sizes 1, 2, 3, ...;
+    the k-th helper of the group of size n skips the depths d where (d + k) / n is odd, so that the first
+    searches the even depths only, the second the odd ones, and more threads spread over more depths."""
     cdef int depth
-    cdef int i = index % 20
+    cdef int size = 1
+    while size * (size + 1) <= index:
+        size += 1
+    cdef int phase = index - (size - 1) * size
     for depth in range(1 + (0 if param[HELPER_DEPTH_SKIP] else index % 2), MAX_PLY - 2):
         if w.shared.depth_limit and depth > w.shared.depth_limit + 1:
             break
-        if param[HELPER_DEPTH_SKIP] and ((depth + DEPTH_SKIP_PHASE[i]) // DEPTH_SKIP_SIZE[i]) % 2:
+        if param[HELPER_DEPTH_SKIP] and ((depth + phase) // size) % 2:
             continue
         search_iteration(w, depth, 1)
         if stopped(w):
