@@ -577,7 +577,8 @@ class Engine:
         depth, nodes, multipv = strength.capped_limits(level, limits.depth or 0, limits.nodes or 0,
                                                        options.multipv, self._level_random)
         # Step 8. The search, probing the tables below the root at full strength.
-        tables = self._tables.tables_for(position) if options.use_tablebase and level is None else None
+        # What the root's tables (Step 5) had the time to read is read; the rest comes in the background.
+        tables = self._tables.tables_for(position, seconds=0.0) if options.use_tablebase and level is None else None
         self._searcher.set_tablebase(None if tables is None else tables.probe, options.tb_probe_depth)
         reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(

@@ -8,8 +8,9 @@ material captures can lead to from the root's with at most REACH men taken, the 
 MEMORY_BUDGET bytes; a set of thousands of tables on disk is so read a few at a time. What is read serves
 the search (engine._core.ProbeTables, probed without the GIL after captures) and the choice at the root
 (engine.tablebase.Tablebase.best_moves), and stays read while the next roots need it. Small files (the
-shipped tables an ending needs: a few hundredths of a second) are read at the `go` that needs them;
-larger ones in a background thread, used from the first `go` after they are read, so that reading does
+shipped tables an ending needs: a few hundredths to a few tenths of a second) are read at the `go` that
+needs them when a quarter of its hard limit allows (a move on a nearly empty clock must not wait for
+them: it would lose on time); larger ones, and small ones the move has no time for, in a background thread, used from the first `go` after they are read, so that reading does
 not eat a move's time; but the root's own table and those its captures lead to are read at the `go`
 itself when the move's time allows (tables_for's `seconds`), so that a position set up inside a large
 table is played by it from the first move. A folder that cannot be read and a file that is damaged or not a table are skipped,
@@ -45,8 +46,8 @@ REACH = 4
 MEMORY_BUDGET = 2**30
 LOADED_BYTES_PER_ENTRY = 6
 #: Tables whose files take at most this many bytes in all are read at once, inside the `go` that needs
-#: them (the shipped ones an ending needs: a few hundredths of a second); larger ones in the background,
-#: for the roots after it, so that reading never eats a move's time.
+#: them, when its time allows (the shipped ones an ending needs: a few hundredths to a few tenths of a
+#: second); larger ones in the background, for the roots after it, so that reading never eats a move's time.
 READ_AT_ONCE_BYTES = 4 * 2**20
 #: Reading a table file takes about this long per byte (LZMA and the arrays: KNPKAABB's 25 tables, 52 MB of
 #: files, 4.8 s): the estimate by which the root's own tables are read at once when the move has the time.
@@ -105,13 +106,14 @@ class TablebaseLoader:
         asked, self._asked = self._asked, False
         return asked or bool(self._problems)
 
-    def tables_for(self, position: Position, seconds: Optional[float] = 0.0) -> Optional[LoadedTables]:
+    def tables_for(self, position: Position, seconds: Optional[float] = None) -> Optional[LoadedTables]:
         """The tables a search from `position` may reach (never call it during a search): those read already,
-        and the others read now when their files are small (READ_AT_ONCE_BYTES), else in the background
-        for the next roots; None when the tables are off or none is ready. The root's own table and those
-        its captures lead to are read now whenever that takes at most `seconds` (None: no limit), so that
-        a position set up inside a large table is played by it from the first move. A table that cannot
-        be read is skipped (the summary says why) and the next folder's file of it tried."""
+        and the others read now when their files are small (READ_AT_ONCE_BYTES) and reading them takes at
+        most `seconds` (None: no limit), else in the background for the next roots; None when the tables
+        are off or none is ready. The root's own table and those its captures lead to are read now whenever
+        that takes at most `seconds`, so that a position set up inside a large table is played by it from
+        the first move. A table that cannot be read is skipped (the summary says why) and the next folder's
+        file of it tried."""
         if not self._enabled or not self._files:
             return None
         root = Material.of_pieces(position.kernel_board.pieces())
@@ -124,7 +126,7 @@ class TablebaseLoader:
                 del self._held[name]                  # one root's tables at a time
             missing = [name for name in needed if name not in self._held]
             if missing:
-                self._start_reading(missing)
+                self._start_reading(missing, seconds)
         ready = {name: self._held[name] for name in needed if self._held.get(name) is not None}
         if not ready:
             return None
@@ -152,11 +154,13 @@ class TablebaseLoader:
     def _read_seconds(self, names: list[str]) -> float:
         return READ_SECONDS_PER_BYTE * sum(_file_size(self._files[name][0]) for name in names)
 
-    def _start_reading(self, names: list[str]) -> None:
-        """Read the tables named: at once when their files are small, else in a thread of its own (into the
-        dictionary of this listing: a listing made since does not receive them)."""
+    def _start_reading(self, names: list[str], seconds: Optional[float]) -> None:
+        """Read the tables named: at once when their files are small and reading them takes at most `seconds`
+        (None: no limit), else in a thread of its own (into the dictionary of this listing: a listing made
+        since does not receive them)."""
         held, problems = self._held, self._problems
-        if self._read_seconds(names) <= READ_SECONDS_PER_BYTE * READ_AT_ONCE_BYTES:
+        needs = self._read_seconds(names)
+        if needs <= READ_SECONDS_PER_BYTE * READ_AT_ONCE_BYTES and (seconds is None or needs <= seconds):
             _read_into(held, names, self._files, problems)
             return
         self._reader = threading.Thread(target=_read_into, args=(held, names, dict(self._files), problems),
