@@ -45,6 +45,11 @@ cdef void copy_position(Pos* dst, Pos* src) noexcept nogil:
     memcpy(dst, src, sizeof(Pos) - sizeof(State) * (MAX_HISTORY - src.ply - 1))
 
 
+cdef tuple root_move_line(RootMove* rm):
+    """A root move's line: (score, principal variation as move codes, seldepth)."""
+    return (rm.score, [rm.pv[k] for k in range(rm.pv_len)], rm.seldepth)
+
+
 cdef int score_to_mate_moves(int score) noexcept nogil:
     """Moves to mate for a mate score (negative when the side to move is mated), 0 otherwise."""
     if score >= VALUE_MATE_IN_MAX:
@@ -310,7 +315,7 @@ cdef class Searcher:
             h = self.helpers[k]
             rm = &h.completed_best
             if h.completed_depth >= 1 and rm.pv_len > 0 and rm.score > -VALUE_INF:
-                candidates.append((h.completed_depth, (rm.score, [rm.pv[i] for i in range(rm.pv_len)], rm.seldepth)))
+                candidates.append((h.completed_depth, root_move_line(rm)))
         lowest = min(line[0] for _, line in candidates)
         def vote(candidate):
             depth, line = candidate
@@ -469,9 +474,8 @@ cdef class Searcher:
         return self._line(0)
 
     cdef tuple _line(self, int index):
-        """A line of the main worker's root moves: (score, principal variation as move codes, seldepth)."""
-        cdef RootMove* rm = &self.main.root_moves[index]
-        return (rm.score, [rm.pv[k] for k in range(rm.pv_len)], rm.seldepth)
+        """A line of the main worker's root moves (see root_move_line)."""
+        return root_move_line(&self.main.root_moves[index])
 
     cdef void _report_lines(self, int depth, list lines, on_info, int64_t start):
         """on_info(SearchReport) for each line of a completed iteration, best first."""

@@ -261,7 +261,8 @@ cdef int gather(TbLayout* L, Pos* p, bint flip, int squares[TB_MAX_GROUPS][TB_MA
         tag = side_tag(bs)
         n = 0
         if L.group_type[g] == KING:
-            if check_material and (counts[gs][ADVISOR] != L.advisors[gs] or counts[gs][ELEPHANT] != L.elephants[gs]):
+            if check_material and (counts[gs][ADVISOR] != L.advisors[gs]
+                                   or counts[gs][ELEPHANT] != L.elephants[gs]):
                 return -1
             for piece in range(tag, tag + SLOT_FIRST[HORSE]):
                 if p.square[piece]:

@@ -578,7 +578,9 @@ class Engine:
                                                        options.multipv, self._level_random)
         # Step 8. The search, probing the tables below the root at full strength.
         # What the root's tables (Step 5) had the time to read is read; the rest comes in the background.
-        tables = self._tables.tables_for(position, seconds=0.0) if options.use_tablebase and level is None else None
+        tables = None
+        if options.use_tablebase and level is None:
+            tables = self._tables.tables_for(position, seconds=0.0)
         self._searcher.set_tablebase(None if tables is None else tables.probe, options.tb_probe_depth)
         reporter = _IterationReporter(job, self._searcher, wdl.material_of(position), options.multipv)
         found = self._searcher.search(

@@ -10,11 +10,12 @@ the search (engine._core.ProbeTables, probed without the GIL after captures) and
 (engine.tablebase.Tablebase.best_moves), and stays read while the next roots need it. Small files (the
 shipped tables an ending needs: a few hundredths to a few tenths of a second) are read at the `go` that
 needs them when a quarter of its hard limit allows (a move on a nearly empty clock must not wait for
-them: it would lose on time); larger ones, and small ones the move has no time for, in a background thread, used from the first `go` after they are read, so that reading does
-not eat a move's time; but the root's own table and those its captures lead to are read at the `go`
-itself when the move's time allows (tables_for's `seconds`), so that a position set up inside a large
-table is played by it from the first move. A folder that cannot be read and a file that is damaged or not a table are skipped,
-and the summary says so; the rest is used.
+them: it would lose on time); larger ones, and small ones the move has no time for, in a background
+thread, used from the first `go` after they are read, so that reading does not eat a move's time; but
+the root's own table and those its captures lead to are read at the `go` itself when the move's time
+allows (tables_for's `seconds`), so that a position set up inside a large table is played by it from the
+first move. A folder that cannot be read and a file that is damaged or not a table are skipped, and the
+summary says so; the rest is used.
 
     loader = TablebaseLoader(path="", enabled=True)
     loader.ensure()              # lists them (True: the user should hear of it)
