@@ -4,4 +4,5 @@
 include "tb_gen.pxi"
 include "tb_rules.pxi"
 include "tb_dtc.pxi"
+include "tb_share.pxi"
 include "tb_api.pxi"

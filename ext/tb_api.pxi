@@ -53,6 +53,8 @@ cdef class TbTable:
     cdef TbGen gen
     cdef uint8_t* clean[2]      # instead of the distance to conversion: a bit per entry, whether it has one
     cdef list _keep             # the sub-tables, alive while this table uses them
+    cdef int threads            # the threads a pass of generate is shared by (tb_share.pxi)
+    cdef TbGen* helpers         # theirs, from the second on
 
     def __cinit__(self):
         memset(&self.lay, 0, sizeof(TbLayout))
@@ -66,8 +68,10 @@ cdef class TbTable:
         if self.gen.pos == NULL:
             raise MemoryError()
         self._keep = []
+        self.threads = 1
 
     def __dealloc__(self):
+        self._free_helpers()
         free(self.gen.values[0])
         free(self.gen.values[1])
         free(self.gen.dtc[0])
@@ -199,19 +203,20 @@ cdef class TbTable:
             for index in range(self.lay.size):
                 self.gen.values[s][index] = TB_UNKNOWN
 
-    def generate(self, progress=None, int dtc_limit=NATURAL_LIMIT):
+    def generate(self, progress=None, int dtc_limit=NATURAL_LIMIT, int threads=1):
         """Retrograde analysis (tb_gen.pxi), the rulings' rounds and the draws the rules might change marked
         (tb_rules.pxi), then the distance to conversion for a natural limit of dtc_limit plies (tb_dtc.pxi,
         the sub-tables' computed for the same limit); returns the number of passes, all orders together.
         progress(pass number d, entries at distance d - 1), when given, is called after each pass of order
-        0. RuntimeError when a capture led to material without a table (set_subtable); OverflowError when a
+        0. The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
+        RuntimeError when a capture led to material without a table (set_subtable); OverflowError when a
         value does not fit an entry."""
         cdef int order
-        cdef int64_t found
         self.allocate()
+        self._share_by(threads)
         self.gen.errors = 0
-        with nogil:
-            tb_initialise(&self.gen)
+        tb_start_distances(&self.gen)
+        self._run(TB_JOB_INITIALISE)
         passes = self._passes(progress)
         order = 1
         while True:
@@ -233,12 +238,20 @@ cdef class TbTable:
 
     def _compute_dtc(self, int limit):
         """Step 5: the distance to conversion (tb_dtc.pxi)."""
+        cdef int d
         if not 1 <= limit < TB_DTC_OPEN:
             raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
         self._allocate_dtc()
         self.gen.dtc_limit = limit
         with nogil:
-            tb_compute_dtc(&self.gen)
+            tb_dtc_open(&self.gen)
+        self._run(TB_JOB_DTC_START)
+        for d in range(1, limit + 1):
+            if d - 1 > self.gen.dtc_highest:
+                break                               # nothing at d - 1: nothing can follow
+            self._run(TB_JOB_DTC, d)
+        with nogil:
+            tb_dtc_close(&self.gen)
 
     def _allocate_dtc(self):
         cdef int s
@@ -253,8 +266,7 @@ cdef class TbTable:
         cdef int d = 1
         cdef int64_t frontier
         while d - 1 <= self.gen.max_distance[self.gen.order]:
-            with nogil:
-                frontier = retro_pass(&self.gen, d)
+            frontier = self._run(TB_JOB_RETRO, d)
             if self.gen.overflow:
                 raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
             if progress is not None:
@@ -278,8 +290,62 @@ cdef class TbTable:
                 free(self.gen.kinds[s])
                 self.gen.kinds[s] = NULL
         if self.gen.order <= self.gen.sub_order:
+            self._run(TB_JOB_RECHECK)
+
+    def _share_by(self, int threads):
+        """Share the passes by `threads` threads from now on (one for a table too small to gain)."""
+        cdef int t
+        if self.lay.size < TB_SHARE_MIN_ENTRIES:
+            threads = 1
+        self._free_helpers()
+        if threads > 1:
+            self.helpers = <TbGen*>calloc(threads, sizeof(TbGen))
+            if self.helpers == NULL:
+                raise MemoryError()
+            for t in range(1, threads):
+                self.helpers[t].pos = <Pos*>malloc(sizeof(Pos))
+                if self.helpers[t].pos == NULL:
+                    self._free_helpers()
+                    raise MemoryError()
+        self.threads = max(threads, 1)
+
+    def _free_helpers(self):
+        cdef int t
+        if self.helpers != NULL:
+            for t in range(1, self.threads):
+                free(self.helpers[t].pos)
+            free(self.helpers)
+            self.helpers = NULL
+        self.threads = 1
+
+    def _run(self, int job, int d=0):
+        """One pass (tb_share.pxi) over the whole table; returns the sum of what its ranges return."""
+        cdef int t
+        cdef int64_t total
+        if self.threads == 1:
             with nogil:
-                tb_recheck_captures(&self.gen)
+                total = tb_run_share(&self.gen, job, d, 0, 1)
+            return total
+        for t in range(1, self.threads):
+            tb_share_from(&self.helpers[t], &self.gen)
+        totals = [0] * self.threads
+        running = [_threading.Thread(target=self._run_helper, args=(job, d, t, totals))
+                   for t in range(1, self.threads)]
+        for thread in running:
+            thread.start()
+        with nogil:
+            total = tb_run_share(&self.gen, job, d, 0, self.threads)
+        for thread in running:
+            thread.join()
+        for t in range(1, self.threads):
+            tb_share_into(&self.gen, &self.helpers[t])
+        return total + sum(totals)
+
+    def _run_helper(self, int job, int d, int t, list totals):
+        cdef int64_t total
+        with nogil:
+            total = tb_run_share(&self.helpers[t], job, d, t, self.threads)
+        totals[t] = total
 
     def _mark_draws(self):
         """Step 4: the exposure bound for each side it applies to, what is still unknown a draw, and the

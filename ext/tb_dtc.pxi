@@ -111,18 +111,24 @@ cdef int dtc_minimax(TbGen* G, Pos* p, bint wins) noexcept nogil:
     return worst if worst <= G.dtc_limit else TB_DTC_NONE
 
 
-cdef void dtc_start(TbGen* G) noexcept nogil:
-    """Step 1 over the whole table."""
-    cdef Pos* p = G.pos
-    cdef LegalMoves lm
+cdef void tb_dtc_open(TbGen* G) noexcept nogil:
+    """Step 1's first part: mated entries 0, other order-0 results open, everything else TB_DTC_NONE."""
     cdef int64_t index
-    cdef int s, v, value, move
+    cdef int s, v
     G.dtc_highest = 0
     for index in range(G.lay.size):
         for s in range(2):
             v = G.values[s][index]
             G.dtc[s][index] = (0 if v == 0 else TB_DTC_OPEN) if order0_decided(v) else TB_DTC_NONE
-    for index in range(G.lay.size):
+
+
+cdef int64_t dtc_start_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
+    """Step 1's second part over entries first .. end - 1 (each writes its own entry only); returns 0."""
+    cdef Pos* p = G.pos
+    cdef LegalMoves lm
+    cdef int64_t index
+    cdef int s, value, move, dtc
+    for index in range(first, end):
         if G.dtc[0][index] != TB_DTC_OPEN and G.dtc[1][index] != TB_DTC_OPEN:
             continue
         tb_decode(G.lay, index, p)
@@ -131,7 +137,9 @@ cdef void dtc_start(TbGen* G) noexcept nogil:
                 continue
             p.side = s
             if G.values[s][index] % 2 == 0:
-                dtc_set(G, s, index, dtc_minimax(G, p, False))
+                dtc = dtc_minimax(G, p, False)
+                if dtc != TB_DTC_OPEN:
+                    dtc_set(G, s, index, dtc)
                 continue
             start_legal(p, &lm, True)
             move = next_legal(p, &lm)
@@ -140,27 +148,37 @@ cdef void dtc_start(TbGen* G) noexcept nogil:
                     dtc_set(G, s, index, 1)
                     break
                 move = next_legal(p, &lm)
+    return 0
 
 
 cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
     """Step 2 for one predecessor (on the board, side u to move) of an entry settled at d - 1, which is a
-    loss for its side when G.dtc_from_loss."""
+    loss for its side when G.dtc_from_loss. An open entry is left as it is, never written open: another
+    range of the pass may have settled it meanwhile (dtc_range)."""
     cdef int v = G.values[u][j]
+    cdef int dtc
     if G.dtc[u][j] != TB_DTC_OPEN:
         return
     if G.dtc_from_loss:
         if order0_decided(v) and v % 2 == 1:
             dtc_set(G, u, j, d)
     elif order0_decided(v) and v % 2 == 0:
-        dtc_set(G, u, j, dtc_minimax(G, G.pos, False))
+        dtc = dtc_minimax(G, G.pos, False)
+        if dtc != TB_DTC_OPEN:
+            dtc_set(G, u, j, dtc)
 
 
-cdef void dtc_pass(TbGen* G, int d) noexcept nogil:
-    """Step 2 over the whole table for distance d."""
-    cdef int64_t index
+cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
+    """Step 2 over entries first .. end - 1 for distance d; returns the entries of the frontier.
+
+    A pass may run as several ranges at once (tb_run_share). A winner is written d, wherever it is
+    written. A loser is written the greatest of its moves' distances once every move is settled, which may
+    be in this pass already when a winner it moves to was settled at d meanwhile: then the loser is at d + 1,
+    as it would be in the next pass, and it is that pass's frontier all the same."""
+    cdef int64_t index, frontier = 0
     cdef int s
     cdef bint decoded
-    for index in range(G.lay.size):
+    for index in range(first, end):
         decoded = False
         for s in range(2):
             if G.dtc[s][index] != d - 1:
@@ -170,17 +188,14 @@ cdef void dtc_pass(TbGen* G, int d) noexcept nogil:
                 decoded = True
             G.dtc_from_loss = G.values[s][index] % 2 == 0
             unmove_entry(G, index, s, d, TB_VISIT_DTC)
+            frontier += 1
+    return frontier
 
 
-cdef void tb_compute_dtc(TbGen* G) noexcept nogil:
-    """Steps 1 to 3: G.dtc from G.values and the sub-tables' DTC (G.dtc allocated, G.dtc_limit set)."""
+cdef void tb_dtc_close(TbGen* G) noexcept nogil:
+    """Step 3: what is still open is TB_DTC_NONE."""
     cdef int64_t index
-    cdef int s, d
-    dtc_start(G)
-    for d in range(1, G.dtc_limit + 1):
-        if d - 1 > G.dtc_highest:
-            break                               # nothing at d - 1: nothing can follow
-        dtc_pass(G, d)
+    cdef int s
     for s in range(2):
         for index in range(G.lay.size):
             if G.dtc[s][index] == TB_DTC_OPEN:

@@ -475,12 +475,16 @@ cdef void unmove_entry(TbGen* G, int64_t index, int s, int d, int visit) noexcep
         mirror_board(G.pos)
 
 
-cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
-    """Step 2 over the whole table for distance d of G.order; returns the entries of the frontier."""
+cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
+    """Step 2 over entries first .. end - 1 for distance d of G.order; returns the entries of the frontier.
+
+    A pass may run as several ranges at once (tb_run_share): what it writes does not depend on which range
+    goes first, nor on two ranges meeting at one entry. A pass from losses writes the same win wherever it
+    writes; a pass from wins writes losses, and its tests (proven_loss) ask only for the opponent's wins."""
     cdef int64_t index, frontier = 0
     cdef int s, v
     cdef bint decoded
-    for index in range(G.lay.size):
+    for index in range(first, end):
         decoded = False
         for s in range(2):
             v = G.values[s][index]
@@ -493,26 +497,32 @@ cdef int64_t retro_pass(TbGen* G, int d) noexcept nogil:
     return frontier
 
 
-cdef void tb_initialise(TbGen* G) noexcept nogil:
-    """Step 1 over the whole table."""
-    cdef int64_t index
+cdef void tb_start_distances(TbGen* G) noexcept nogil:
+    """Before step 1: no distance written yet."""
     cdef int k
     for k in range(TB_MAX_ORDER + 1):
         G.max_distance[k] = -1
     G.max_distance[0] = 0
     G.order = 0
     G.overflow = False
-    for index in range(G.lay.size):
+
+
+cdef int64_t initialise_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
+    """Step 1 over entries first .. end - 1 (each writes its own entry only); returns 0."""
+    cdef int64_t index
+    for index in range(first, end):
         init_entry(G, index)
+    return 0
 
 
-cdef int64_t tb_recheck_captures(TbGen* G) noexcept nogil:
-    """Step 3's second part: the unknown entries whose every move now leads to a decided win of the
-    opponent, a capture into a sub-table's value of order G.order the last of them; returns how many."""
+cdef int64_t recheck_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
+    """Step 3's second part over entries first .. end - 1: the unknown entries whose every move now leads to
+    a decided win of the opponent, a capture into a sub-table's value of order G.order the last of them;
+    returns how many. (It writes losses only, which no test of it reads.)"""
     cdef int64_t index, found = 0
     cdef int s, v
     cdef bint decoded
-    for index in range(G.lay.size):
+    for index in range(first, end):
         decoded = False
         for s in range(2):
             if G.values[s][index] != TB_UNKNOWN:

@@ -108,9 +108,10 @@ def read_table(directory: Path, material: Material, as_subtable: bool = False) -
 
 
 def build_table(directory: Path, material: Material, verify: bool = False,
-                progress: Optional[Callable[[str], None]] = None) -> BuildReport:
+                progress: Optional[Callable[[str], None]] = None, threads: int = 1) -> BuildReport:
     """Build one table into a folder, or reuse its file there, reading the sub-tables it needs from their
-    files (they must be built already: MissingTableError otherwise). The unit of work of a build plan
+    files (they must be built already: MissingTableError otherwise); its passes shared by `threads`
+    threads (the same table as one thread's). The unit of work of a build plan
     (engine.tablebase.plan): tables whose sub-tables are on disk can be built at once, in other processes
     or on other machines sharing the folder."""
     directory = Path(directory)
@@ -125,11 +126,11 @@ def build_table(directory: Path, material: Material, verify: bool = False,
             say(f"{material.name}: reused {path}")
             return BuildReport(material.name, True, table.size, file_bytes=path.stat().st_size,
                                statistics=tuple(table.statistics()), where=_this_process())
-    return _generate(directory, material, path, verify, say)
+    return _generate(directory, material, path, verify, say, threads)
 
 
 def _generate(directory: Path, material: Material, path: Path, verify: bool,
-              say: Callable[[str], None]) -> BuildReport:
+              say: Callable[[str], None], threads: int) -> BuildReport:
     """1. Read and wire the sub-tables; 2. generate; 3. verify (if asked); 4. write."""
     peak = PeakMemory()
     table = new_table(material)
@@ -143,7 +144,7 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
     say(f"{material.name}: generating {table.size:,} entries per side "
         f"(about {peak_bytes(material) / 2**20:,.0f} MiB at the peak)")
     start = time.perf_counter()
-    passes = table.generate(_pass_reporter(material, say), DTC_LIMIT)
+    passes = table.generate(_pass_reporter(material, say), DTC_LIMIT, threads)
     seconds = time.perf_counter() - start
     if verify:
         bad, where = table.verify()
@@ -231,7 +232,7 @@ INDEX_LAYOUT = ("groups, most significant first: Red's general, advisors and ele
 
 
 def build_tables(endings: Iterable[str], directory, verify: bool = False,
-                 progress: Optional[Callable[[str], None]] = None) -> list[BuildReport]:
+                 progress: Optional[Callable[[str], None]] = None, threads: int = 1) -> list[BuildReport]:
     """Build the tables of the endings (names or FENs) and of every table they depend on into a folder, one
     after the other in this process, reusing the files already there. Returns one report per table, in
     build order. (`jiangjun tb build` runs the same work as a plan, on a cluster if asked:
@@ -241,4 +242,4 @@ def build_tables(endings: Iterable[str], directory, verify: bool = False,
         for material in dependencies(Material.parse(ending)):
             if material not in order:
                 order.append(material)
-    return [build_table(Path(directory), material, verify, progress) for material in order]
+    return [build_table(Path(directory), material, verify, progress, threads) for material in order]

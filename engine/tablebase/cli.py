@@ -1,6 +1,6 @@
 """`jiangjun tb`: build endgame tables, show a position's table values.
 
-    jiangjun tb build [ENDING...] [-o DIR] [--verify] [-cluster tcp://HOST:8786 | local:N]
+    jiangjun tb build [ENDING...] [-o DIR] [--verify] [--threads N] [-cluster tcp://HOST:8786 | local:N]
                                                         ENDING: a name (KRKAABB) or a FEN; none: the set
     jiangjun tb list [--all] [--built DIR] [--markdown]  the set: each ending's size and memory; --all: and
                                                         the endings left out, with why; --built: the figures
@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import IO, Optional, Sequence
@@ -49,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="build independent tables on a Dask cluster: tcp://HOST:8786 (a running scheduler "
                             "whose workers see the output folder under the same path) or local:N (N worker "
                             "processes here); needs pip install 'jiangjun[cluster]'")
+    build.add_argument("--threads", type=int, metavar="N",
+                       help="threads each table is built with (default: every core of this machine, or 1 per "
+                            "worker with -cluster, whose workers build tables side by side)")
     listing = sub.add_parser("list", help="print the set of endings `tb build` builds with no ending named")
     listing.add_argument("--all", action="store_true", help="also the endings left out, and why")
     listing.add_argument("--built", metavar="DIR", help="with each ending, the figures of its build in DIR "
@@ -85,7 +89,10 @@ def main(argv: Optional[Sequence[str]] = None, out: IO[str] = sys.stdout, err: I
 def _build(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     endings = [*args.endings, *(shipped_names() if args.shipped else ())]
     plan = BuildPlan.of_endings(endings) if endings else BuildPlan.of_set()
-    result = run_build(plan, args.output, verify=args.verify, cluster=args.cluster, stream=err)
+    if args.threads is not None and args.threads < 1:
+        raise ValueError(f"--threads {args.threads}: at least 1")
+    threads = args.threads or (1 if args.cluster else os.cpu_count() or 1)
+    result = run_build(plan, args.output, verify=args.verify, cluster=args.cluster, stream=err, threads=threads)
     print(f"{'table':<12}{'entries':>10}{'seconds':>9}{'pos/s':>10}{'bytes':>10}  "
           f"{'red to move W/D/L':<24}longest", file=out)
     for report in result.reports:

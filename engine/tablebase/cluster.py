@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def build_on_cluster(spec: str, plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool,
-                     events: "Events") -> None:
+                     events: "Events", threads: int = 1) -> None:
     """Build the `todo` tables of the plan on the cluster `spec`, telling `events` (runner.Events) as each
     task finishes; the plan's other tables are done."""
     with connect(spec) as client:
@@ -48,7 +48,7 @@ def build_on_cluster(spec: str, plan: BuildPlan, todo: list[PlannedTable], direc
             busy = {table.name for table in plan if table.name not in waiting}
             for table in plan.ready(done=events.done, busy=busy):
                 waiting.discard(table.name)
-                tasks.submit(build_task, str(directory), table.name, verify, label=table.name,
+                tasks.submit(build_task, str(directory), table.name, verify, threads, label=table.name,
                              key=f"jiangjun-tb-{token}-{table.name}", priority=plan.urgency[table.name])
                 events.started(table.name)
 
@@ -65,9 +65,9 @@ def build_on_cluster(spec: str, plan: BuildPlan, todo: list[PlannedTable], direc
             tasks.cancel()
 
 
-def build_task(directory: str, name: str, verify: bool) -> BuildReport:
+def build_task(directory: str, name: str, verify: bool, threads: int = 1) -> BuildReport:
     """The task: build one table (or find it built) on this worker."""
-    return build_table(Path(directory), Material.parse(name), verify)
+    return build_table(Path(directory), Material.parse(name), verify, threads=threads)
 
 
 def _check_workers(client, directory: Path) -> None:

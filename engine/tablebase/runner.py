@@ -54,9 +54,10 @@ class Events(Protocol):
 
 
 def run_build(plan: BuildPlan, directory, verify: bool = False, cluster: Optional[str] = None,
-              stream: IO[str] = sys.stderr, terminal: Optional[bool] = None) -> RunResult:
+              stream: IO[str] = sys.stderr, terminal: Optional[bool] = None, threads: int = 1) -> RunResult:
     """Build the plan's tables into `directory` (here, or on the cluster `cluster`: tcp://HOST:PORT or
-    local:N), resuming from the files already there. Progress and messages go to `stream`."""
+    local:N), resuming from the files already there, each table's passes shared by `threads` threads.
+    Progress and messages go to `stream`."""
     directory = Path(directory).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     state = BuildState(directory)
@@ -73,9 +74,9 @@ def run_build(plan: BuildPlan, directory, verify: bool = False, cluster: Optiona
             if todo and cluster:
                 from .cluster import build_on_cluster
 
-                build_on_cluster(cluster, plan, todo, directory, verify, run)
+                build_on_cluster(cluster, plan, todo, directory, verify, run, threads)
             elif todo:
-                build_here(plan, todo, directory, verify, run)
+                build_here(plan, todo, directory, verify, run, threads)
         finally:
             run.result.waiting = [t.name for t in plan if t.name not in run.done and t.name not in run.result.failed]
             state.end_run(finished=run.result.complete)
@@ -92,14 +93,15 @@ def remove_leftovers(directory: Path) -> int:
     return len(leftovers)
 
 
-def build_here(plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool, events: Events) -> None:
+def build_here(plan: BuildPlan, todo: list[PlannedTable], directory: Path, verify: bool, events: Events,
+               threads: int = 1) -> None:
     """Build the tables one after the other in this process, in plan order."""
     for table in todo:
         if not all(need in events.done for need in table.needs):
             continue           # a table it needs failed
         events.started(table.name)
         try:
-            report = build_table(directory, table.material, verify, events.say)
+            report = build_table(directory, table.material, verify, events.say, threads)
         except (ValueError, ArithmeticError, RuntimeError, MemoryError, OSError) as exc:   # TablebaseError among them
             events.failed(table.name, exc)
         else:

@@ -142,3 +142,18 @@ def test_the_verifier_finds_a_draw_wrongly_called_safe(table_dir):
     table.load_values(1, bytes(data))
     bad, (index, side) = table.verify()
     assert bad > 0 and side == 0 and table.value(index, 0) == DRAW_ENTRY
+
+
+def test_a_table_built_by_several_threads_is_the_one_built_by_one(tmp_path):
+    """The passes shared by threads (ext/tb_share.pxi) write every value and distance to conversion as one
+    thread does: KRKN (437,400 entries per side, large enough to be shared; with rulings), by 1 and 3."""
+    from engine.tablebase import build_tables
+
+    arrays = {}
+    for threads in (1, 3):
+        directory = tmp_path / str(threads)
+        build_tables(["KRKN"], directory, threads=threads)
+        material = Material.parse("KRKN")
+        table = load_table(table_path(directory, material), material)
+        arrays[threads] = [bytes(array(side)) for array in (table.values_bytes, table.dtc_bytes) for side in (0, 1)]
+    assert arrays[1] == arrays[3]

@@ -43,11 +43,11 @@ def test_an_interrupted_run_is_resumed_with_its_figures_kept(tmp_path, monkeypat
     real = runner_module.build_table
     calls = []
 
-    def interrupted(directory, material, verify, progress):
+    def interrupted(directory, material, verify, progress, threads):
         calls.append(material.name)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(directory, material, verify, progress)
+        return real(directory, material, verify, progress, threads)
 
     monkeypatch.setattr(runner_module, "build_table", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -65,10 +65,10 @@ def test_an_interrupted_run_is_resumed_with_its_figures_kept(tmp_path, monkeypat
 def test_a_failed_table_stops_only_the_tables_waiting_for_it(tmp_path, monkeypatch):
     real = runner_module.build_table
 
-    def failing(directory, material, verify, progress):
+    def failing(directory, material, verify, progress, threads):
         if material.name == "KRKA":
             raise TablebaseError("the verifier found 1 inconsistent entries")
-        return real(directory, material, verify, progress)
+        return real(directory, material, verify, progress, threads)
 
     monkeypatch.setattr(runner_module, "build_table", failing)
     result, output = run(tmp_path, "KRKAA", "KNK")
