@@ -247,10 +247,11 @@ cdef int proven_loss(TbGen* G, Pos* p, int limit) noexcept nogil:
 
 
 cdef void init_entry(TbGen* G, int64_t index) noexcept nogil:
-    """Step 1 for both sides to move of one entry."""
+    """Step 1 for both sides to move of one entry. Every capture is valued; of the quiet moves, only
+    whether one is legal matters (the entry is then open), so their legality is tested until one is."""
     cdef Pos* p = G.pos
-    cdef MoveList ml
-    cdef int s, k, v, best_win, worst_loss
+    cdef LegalMoves lm
+    cdef int s, k, v, move, best_win, worst_loss
     cdef bint open_
     if not tb_decode(G.lay, index, p):
         G.values[RED][index] = G.values[BLACK][index] = TB_ILLEGAL
@@ -260,16 +261,20 @@ cdef void init_entry(TbGen* G, int64_t index) noexcept nogil:
         if king_attacked(p, s ^ 1):
             G.values[s][index] = TB_ILLEGAL
             continue
-        gen_legal(p, &ml)
+        start_legal(p, &lm, False)
         best_win = TB_NO_KEY
         worst_loss = 0
         open_ = False
         G.values[s][index] = TB_UNKNOWN
-        for k in range(ml.count):
-            if not p.board[move_to(ml.moves[k])]:
-                open_ = True
+        for k in range(lm.pseudo.count):
+            move = lm.pseudo.moves[k]
+            if not p.board[move_to(move)]:
+                if not open_ and is_legal(p, move, lm.in_check, lm.king_sq):
+                    open_ = True
                 continue
-            v = successor_value(G, p, ml.moves[k])
+            if not is_legal(p, move, lm.in_check, lm.king_sq):
+                continue
+            v = successor_value(G, p, move)
             if not tb_is_decided(v):
                 open_ = True
             elif tb_distance(v) % 2 == 0:
