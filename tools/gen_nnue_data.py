@@ -8,8 +8,8 @@
         [--skip N] [--cluster tcp://HOST:8786 | local:N]
 
 The search that scores the positions (and plays the self-play games) is this engine hosted in each
-worker's process (engine.client's SimpleEngine.in_process: one thread, the hand-crafted evaluation, no
-book), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
+worker's process (the kernel's Searcher, as the engine runs it: one thread, the shipped network, or the
+hand-crafted evaluation with --hce, no book, no tablebases), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
 a fixed node count per move or, with --depth, a fixed depth.
 
 selfplay: games of the search against itself, each from a line of the match book
@@ -62,7 +62,8 @@ from typing import Iterable, Iterator, Optional
 import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
-from engine.client import EngineConfig, EngineError, SimpleEngine, open_process
+from engine import _core
+from engine.client import EngineConfig, EngineError, open_process
 from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
 from engine.pgn import PgnError, read_games
@@ -85,6 +86,7 @@ class SearchSettings:
     depth: Optional[int] = None
     teacher: Optional[str] = None
     openings: Optional[str] = None      # the self-play starts (engine/match/openings formats); None: the match book
+    hce: bool = False                   # our search with the hand-crafted evaluation instead of the network
 
 
 @dataclass(frozen=True)
@@ -127,26 +129,27 @@ class GameRecords:
 # -- the worker ---------------------------------------------------------------------------------------
 
 class OwnSearch:
-    """Scores positions with this engine hosted in process: one thread, the hand-crafted evaluation, no book.
-    The game's moves are sent with the position, so that the search judges its repetitions."""
+    """Scores positions with this engine's search called in process (the kernel's Searcher, as the engine
+    runs it, without the protocol): one thread, the shipped network (the hand-crafted evaluation with
+    settings.hce), no book and no tablebases. The position carries the game's moves, so that the search
+    judges its repetitions."""
 
     def __init__(self, settings: SearchSettings) -> None:
-        self._options = {"Threads": 1, "Hash": settings.hash_mb, "Use NNUE": False}
-        self._engine = SimpleEngine.in_process(options=self._options)
-        self._limits = SearchLimits(depth=settings.depth) if settings.depth else SearchLimits(nodes=settings.nodes)
+        self._searcher = _core.Searcher(settings.hash_mb, 1)
+        self._searcher.use_nnue = not settings.hce
+        self._limits = {"depth": settings.depth} if settings.depth else {"nodes": settings.nodes}
 
     def restart(self) -> None:
-        self._engine.quit()
-        self._engine = SimpleEngine.in_process(options=self._options)
+        self._searcher.clear()
 
     def new_game(self) -> None:
-        self._engine.new_game()
+        self._searcher.clear()
 
     def search(self, position: Position) -> tuple[int, str]:
-        result = self._engine.play(position, self._limits)
-        if result.bestmove is None or result.score is None:
-            raise RuntimeError(f"{self._engine.name}: no move or score for {position.fen()}")
-        return result.score.value, result.bestmove
+        report = self._searcher.search(position.kernel_board, **self._limits)
+        if report.bestmove is None:
+            raise RuntimeError(f"no move for {position.fen()}")
+        return report.score, report.bestmove
 
 
 class TeacherEngine:
@@ -424,6 +427,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         sub.add_argument("--depth", type=int, help="search to this depth instead of a node count")
         sub.add_argument("--teacher", metavar="CMD", help="score with this UCI engine (e.g. Pikafish-HCE) "
                                                           "instead of our search")
+        sub.add_argument("--hce", action="store_true", help="our search with its hand-crafted evaluation "
+                                                            "instead of its network")
         sub.add_argument("--seed", type=int, default=1)
         sub.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         sub.add_argument("--hash", type=int, default=16, help="transposition table MB per worker")
@@ -440,7 +445,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                              "stopped after N games)")
     options = parser.parse_args(argv)
     settings = SearchSettings(options.nodes, options.hash, options.depth, options.teacher,
-                              getattr(options, "openings", None))
+                              getattr(options, "openings", None), options.hce)
 
     if options.source == "selfplay":
         seeds = random.Random(options.seed)
