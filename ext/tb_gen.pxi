@@ -489,11 +489,15 @@ cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept n
     cdef int64_t index, frontier = 0
     cdef int s, v
     cdef bint decoded
+    # The frontier's one value (most passes: a plain comparison per entry), or -1 where there are many: the
+    # positions lost now by a ruling, distance 0 of an order >= 1, each with its kinds.
+    cdef int frontier_value = tb_value_of(G.order, d - 1)
     for index in range(first, end):
         decoded = False
         for s in range(2):
             v = G.values[s][index]
-            if tb_is_decided(v) and tb_distance(v) == d - 1 and tb_order(v) == G.order:
+            if (v == frontier_value if frontier_value >= 0 else
+                    tb_is_decided(v) and tb_distance(v) == d - 1 and tb_order(v) == G.order):
                 if not decoded:
                     tb_decode(G.lay, index, G.pos)
                     decoded = True

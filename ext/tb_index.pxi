@@ -15,6 +15,8 @@
 # The index is in "table orientation": Red is the side the table names first. A probe of a position whose
 # colours are the other way round reads it colour-flipped (ranks mirrored, sides swapped): flip = 1.
 
+from libc.math cimport sqrt
+
 cdef enum:
     TB_MAX_GROUPS = 8
     TB_MAX_GROUP_PIECES = 5
@@ -204,8 +206,16 @@ cdef int64_t combo_rank(int lst, int* squares, int n) noexcept nogil:
     """The rank of an unordered set of n distinct squares on a point list (combinatorial number system),
     -1 when one is not on the list or two coincide."""
     cdef int pts[TB_MAX_GROUP_PIECES]
-    cdef int i
+    cdef int i, a, b
     cdef int64_t rank = 0
+    if n == 1:
+        return TB_POINT_OF[lst][squares[0]]
+    if n == 2:                          # every attacker group of the set, advisors and elephants
+        a = TB_POINT_OF[lst][squares[0]]
+        b = TB_POINT_OF[lst][squares[1]]
+        if a < 0 or b < 0 or a == b:
+            return -1
+        return a + TB_BINOM[b][2] if a < b else b + TB_BINOM[a][2]
     for i in range(n):
         pts[i] = TB_POINT_OF[lst][squares[i]]
         if pts[i] < 0:
@@ -219,8 +229,22 @@ cdef int64_t combo_rank(int lst, int* squares, int n) noexcept nogil:
 
 
 cdef void combo_unrank(int lst, int64_t rank, int n, int* squares) noexcept nogil:
-    """The squares of the combination of the given rank (the inverse of combo_rank)."""
+    """The squares of the combination of the given rank (the inverse of combo_rank). One or two pieces,
+    as every attacker group of the set has, are read directly: the highest point c of a pair is the
+    largest with c (c - 1) / 2 <= rank, which the square root gives to within one."""
     cdef int i, c
+    if n == 1:
+        squares[0] = TB_POINT_SQ[lst][rank]
+        return
+    if n == 2:
+        c = <int>((1.0 + sqrt(1.0 + 8.0 * <double>rank)) / 2.0)
+        while TB_BINOM[c][2] > rank:
+            c -= 1
+        while TB_BINOM[c + 1][2] <= rank:
+            c += 1
+        squares[1] = TB_POINT_SQ[lst][c]
+        squares[0] = TB_POINT_SQ[lst][rank - TB_BINOM[c][2]]
+        return
     for i in range(n - 1, -1, -1):
         c = i
         while TB_BINOM[c + 1][i + 1] <= rank:
