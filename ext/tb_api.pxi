@@ -63,6 +63,7 @@ cdef class TbTable:
     def __init__(self, red, black):
         tb_build_layout(&self.lay, (tuple(red), tuple(black)))
         self.gen.lay = &self.lay
+        self.gen.here = -1
         tb_init_kinds(&self.gen)
         self.gen.pos = <Pos*>malloc(sizeof(Pos))
         if self.gen.pos == NULL:

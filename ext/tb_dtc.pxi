@@ -61,16 +61,16 @@ cdef int successor_dtc(TbGen* G, Pos* p, int move, int* value) noexcept nogil:
     """For a legal move of the side to move: value[0] the successor's value for the opponent, and the
     mover's DTC by that move: 1 for a capture into a clean position, the successor's DTC + 1 for a quiet
     move (TB_DTC_OPEN, TB_DTC_NONE as they are)."""
-    cdef int side, dtc
+    cdef int dtc
     cdef int64_t index
     cdef int captured = tb_play(p, move)
     if captured:
         value[0] = capture_value(G, p, captured)
         dtc = 1 if capture_is_clean(G, p, captured) else TB_DTC_NONE
     else:
-        index = tb_index_of(G.lay, p, False, &side)
-        value[0] = G.values[side][index]
-        dtc = G.dtc[side][index]
+        index = successor_entry(G, p, p.board[move_to(move)])
+        value[0] = G.values[p.side][index]
+        dtc = G.dtc[p.side][index]
         if dtc < TB_DTC_OPEN:
             dtc += 1
     tb_take_back(p, move, captured)
@@ -132,6 +132,8 @@ cdef int64_t dtc_start_range(TbGen* G, int64_t first, int64_t end) noexcept nogi
         if G.dtc[0][index] != TB_DTC_OPEN and G.dtc[1][index] != TB_DTC_OPEN:
             continue
         tb_decode(G.lay, index, p)
+        G.here = index
+        G.here_mirrored = False
         for s in range(2):
             if G.dtc[s][index] != TB_DTC_OPEN:
                 continue
@@ -148,6 +150,7 @@ cdef int64_t dtc_start_range(TbGen* G, int64_t first, int64_t end) noexcept nogi
                     dtc_set(G, s, index, 1)
                     break
                 move = next_legal(p, &lm)
+        G.here = -1
     return 0
 
 

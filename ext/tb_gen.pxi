@@ -57,6 +57,8 @@ cdef struct TbGen:
     TbSub sub[2][PIECE_TYPES]   # by the captured piece's side and type
     int sub_order               # the highest order of the sub-tables' values
     Pos* pos
+    int64_t here                # the entry of the position on pos where known (-1: not known), read
+    bint here_mirrored          # mirrored on the board: a quiet successor's entry then follows (successor_entry)
     int order                   # the order being decided
     int max_distance[TB_MAX_ORDER + 1]   # per order, the largest distance written so far
     bint overflow               # a value the 16-bit entry cannot hold was met
@@ -191,16 +193,33 @@ cdef inline int next_legal(Pos* p, LegalMoves* lm) noexcept nogil:
     return 0
 
 
+cdef int64_t successor_entry(TbGen* G, Pos* p, int moved) noexcept nogil:
+    """The entry of the position on the board, just reached by a quiet move of the piece `moved` (its side
+    to move is the board's). When the entry before the move is known (G.here) and the piece is not of Red's
+    defence (group 0, which decides the mirror), only its group's number changes, as in unmove_from."""
+    cdef TbLayout* L = G.lay
+    cdef int side
+    cdef int g
+    cdef int64_t rank
+    if G.here >= 0:
+        g = group_of_piece(L, moved)
+        if g > 0:
+            rank = group_rank(L, p, g, G.here_mirrored)
+            if rank >= 0:
+                return G.here + (rank - (G.here // L.stride[g]) % L.group_size[g]) * L.stride[g]
+    return tb_index_of(L, p, False, &side)
+
+
 cdef int successor_value(TbGen* G, Pos* p, int move) noexcept nogil:
     """The value, for the opponent, of the position after a legal move of the side to move."""
-    cdef int side, v
+    cdef int v
     cdef int64_t index
     cdef int captured = tb_play(p, move)
     if captured:
         v = capture_value(G, p, captured)
     else:
-        index = tb_index_of(G.lay, p, False, &side)
-        v = G.values[side][index] if index >= 0 else TB_UNKNOWN
+        index = successor_entry(G, p, p.board[move_to(move)])
+        v = G.values[p.side][index] if index >= 0 else TB_UNKNOWN
     tb_take_back(p, move, captured)
     return v
 
@@ -442,6 +461,8 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
                 else:
                     j = tb_index_of(L, p, False, &side)
                 if j >= 0:
+                    G.here = j if g > 0 else -1
+                    G.here_mirrored = mirrored
                     if visit == TB_VISIT_RETRO:
                         retro_visit(G, u, d, j)
                     elif visit == TB_VISIT_BOUND:
@@ -450,6 +471,7 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
                         dtc_visit(G, u, d, j)
                     else:
                         safety_visit(G, u, j)
+                    G.here = -1
             p.board[q] = 0
             p.board[cur] = piece
             p.square[piece] = cur
@@ -540,7 +562,10 @@ cdef int64_t recheck_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
                 tb_decode(G.lay, index, G.pos)
                 decoded = True
             G.pos.side = s
+            G.here = index
+            G.here_mirrored = False
             v = proven_loss(G, G.pos, -1)
+            G.here = -1
             if v != TB_UNKNOWN:
                 tb_set(G, s, index, v)
                 found += 1
