@@ -12,7 +12,7 @@ lambda * sigmoid(score / K) + (1 - lambda) * result, with eval the network's cen
 search's (side to move's view) and result the game's (1 win, 0.5 draw, 0 loss for the side to move).
 --score-scale multiplies the scores first: a teacher engine's centipawns are not ours (Pikafish-HCE's are
 about half of our hand-crafted evaluation's), and the search's margins expect the network to speak in
-ours. --mirror adds each training position's left-right mirror image with the same target (the rules are
+ours. A file named as FILE:SCALE has its own (data of two teachers together: pk.bin:1.8 jj.bin:1). --mirror adds each training position's left-right mirror image with the same target (the rules are
 symmetric; validation stays as it is). Positions with |score| > --max-score (mates included) are left out: beyond it the sigmoid is flat and
 the scores are the search's tactics rather than the position's value.
 
@@ -165,21 +165,34 @@ def fold(net: FloatNet) -> FloatNet:
     return replace(net, W=W)
 
 
-def targets(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0) -> np.ndarray:
+def targets(records: np.ndarray, k: float, lam: float, score_scale=1.0) -> np.ndarray:
+    """The fit's target of each record (score_scale: one factor, or one per record)."""
     score01 = sigmoid(records["score"].astype(np.float64) * score_scale / k)
     result01 = (records["result"].astype(np.float64) + 1) / 2
     return (lam * score01 + (1 - lam) * result01).astype(DTYPE)
 
 
-def load(paths: list[str], max_score: int) -> tuple[np.ndarray, np.ndarray]:
-    """The records of the files with |score| <= max_score, and each one's game (file index << 32 | game)."""
-    parts, games = [], []
-    for number, path in enumerate(paths):
+def data_file(name: str, score_scale: float) -> tuple[str, float]:
+    """(path, score scale) of a data argument: FILE, or FILE:SCALE for a scale of its own."""
+    path, _, scale = name.rpartition(":")
+    try:
+        return (path, float(scale)) if path else (name, score_scale)
+    except ValueError:
+        return name, score_scale
+
+
+def load(names: list[str], max_score: int, score_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The records of the files (data_file names) with |score| <= max_score, each one's game (file index
+    << 32 | game) and each one's score scale."""
+    parts, games, scales = [], [], []
+    for number, name in enumerate(names):
+        path, scale = data_file(name, score_scale)
         records = np.asarray(read_records(path))
         records = records[np.abs(records["score"].astype(np.int32)) <= max_score]
         parts.append(records)
         games.append((np.uint64(number) << np.uint64(32)) | records["game"].astype(np.uint64))
-    return np.concatenate(parts), np.concatenate(games)
+        scales.append(np.full(len(records), scale))
+    return np.concatenate(parts), np.concatenate(games), np.concatenate(scales)
 
 
 def split_by_game(games: np.ndarray, fraction: float, rng: np.random.Generator) -> np.ndarray:
@@ -203,10 +216,11 @@ def features_of(records: np.ndarray, version: int, mirrored: bool = False) -> tu
     return us, them
 
 
-def data_set(records: np.ndarray, k: float, lam: float, score_scale: float = 1.0, mirror: bool = False,
+def data_set(records: np.ndarray, k: float, lam: float, score_scale=1.0, mirror: bool = False,
              factorise: bool = False, version: int = 1) -> DataSet:
     """The positions of the records; with `mirror`, followed by their left-right mirror images; with
-    `factorise`, with the virtual features (feature_matrix); of feature set `version`."""
+    `factorise`, with the virtual features (feature_matrix); of feature set `version`. score_scale: one
+    factor, or one per record."""
     us, them = features_of(records, version)
     target = targets(records, k, lam, score_scale)
     if mirror:
@@ -470,7 +484,8 @@ def check(net: FloatNet, qnet: QuantNet, data: DataSet, log=print) -> tuple[floa
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", nargs="+", help="training-position files (tools/gen_nnue_data.py)")
+    parser.add_argument("data", nargs="+", help="training-position files (tools/gen_nnue_data.py), each FILE "
+                                                "or FILE:SCALE (its own --score-scale)")
     parser.add_argument("-o", "--output", required=True, help="JJNN file to write")
     parser.add_argument("--hidden", type=int, default=256, help="hidden units per perspective")
     parser.add_argument("--epochs", type=int, default=30)
@@ -506,12 +521,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
 
     rng = np.random.default_rng(options.seed)
-    records, games = load(options.data, options.max_score)
+    records, games, scales = load(options.data, options.max_score, options.score_scale)
     held = split_by_game(games, options.validation, rng)
     version = FEATURE_SETS[options.features]
-    training = data_set(records[~held], options.k, options.lam, options.score_scale, options.mirror,
+    training = data_set(records[~held], options.k, options.lam, scales[~held], options.mirror,
                         options.factorise, version)
-    validation = data_set(records[held], options.k, options.lam, options.score_scale, factorise=options.factorise,
+    validation = data_set(records[held], options.k, options.lam, scales[held], factorise=options.factorise,
                           version=version)
     log(f"{len(training)} training positions{' (with their mirror images)' if options.mirror else ''} "
         f"of {len(np.unique(games[~held]))} games, "

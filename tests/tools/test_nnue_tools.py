@@ -321,7 +321,7 @@ def test_trainer_learns_and_writes_the_spec_file(selfplay_file, tmp_path):
     pytest.importorskip("scipy")
     import train_nnue
 
-    records, _ = train_nnue.load([selfplay_file], 3000)
+    records, _, _ = train_nnue.load([selfplay_file], 3000)
     data = train_nnue.data_set(records, 400.0, 0.7)
     rng = np.random.default_rng(0)
     trainer = train_nnue.Trainer(train_nnue.initial_net(16, rng), 400.0, 3e-3)
@@ -357,7 +357,7 @@ def test_factorised_training_folds_into_the_same_network(selfplay_file):
     pytest.importorskip("scipy")
     import train_nnue
 
-    records, _ = train_nnue.load([selfplay_file], 3000)
+    records, _, _ = train_nnue.load([selfplay_file], 3000)
     data = train_nnue.data_set(records[:200], 400.0, 0.7, factorise=True)
     assert data.us.shape[1] == nnue_net.N_INPUTS + train_nnue.N_VIRTUAL
     rng = np.random.default_rng(3)
@@ -476,7 +476,7 @@ def test_factorised_king_buckets_fold_into_the_same_network(selfplay_file):
     pytest.importorskip("scipy")
     import train_nnue
 
-    records, _ = train_nnue.load([selfplay_file], 3000)
+    records, _, _ = train_nnue.load([selfplay_file], 3000)
     data = train_nnue.data_set(records[:200], 400.0, 0.7, mirror=True, factorise=True, version=2)
     assert data.us.shape[1] == nnue_net.N_INPUTS_V2 + nnue_net.N_INPUTS + train_nnue.N_VIRTUAL
     assert data.us[0].sum() == 3 * np.sum(nnue_net.record_features(records[:1], 2)[0][0] >= 0)   # 3 per piece
@@ -566,7 +566,7 @@ def test_the_trainers_gradients_are_the_losss_derivatives(selfplay_file, buckets
     pytest.importorskip("scipy")
     import train_nnue
 
-    records, _ = train_nnue.load([selfplay_file], 3000)
+    records, _, _ = train_nnue.load([selfplay_file], 3000)
     data = train_nnue.data_set(records[:300], 400.0, 0.7, factorise=True, version=version)
     rng = np.random.default_rng(5)
     net = train_nnue.initial_net(16, rng, True, version, buckets, layer)
@@ -635,3 +635,18 @@ def test_the_trainer_refuses_a_hidden_layer_out_of_range(selfplay_file, tmp_path
     with pytest.raises(SystemExit):
         train_nnue.main([selfplay_file, "-o", str(tmp_path / "x.jjnn"), "--layer", "300"])
     assert "--layer 300: it must be 0..256, a multiple of 4" in capsys.readouterr().err
+
+
+def test_each_data_file_may_have_a_score_scale_of_its_own(selfplay_file):
+    """FILE:SCALE scales that file's scores; a plain FILE takes --score-scale (data of two teachers)."""
+    import train_nnue
+
+    assert train_nnue.data_file("a.bin:1.8", 1.0) == ("a.bin", 1.8)
+    assert train_nnue.data_file("a.bin", 1.5) == ("a.bin", 1.5)
+    assert train_nnue.data_file("dir:x/a.bin", 1.0) == ("dir:x/a.bin", 1.0)
+    records, games, scales = train_nnue.load([f"{selfplay_file}:1.8", str(selfplay_file)], 3000, 0.5)
+    half = len(records) // 2
+    assert len(records) == 2 * half and set(scales[:half]) == {1.8} and set(scales[half:]) == {0.5}
+    assert len(set(games[:half]) & set(games[half:])) == 0
+    both = train_nnue.targets(records, 400.0, 1.0, scales)
+    assert np.allclose(both[:half], train_nnue.targets(records[:half], 400.0, 1.0, 1.8))
