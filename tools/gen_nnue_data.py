@@ -8,8 +8,8 @@
         [--skip N] [--cluster tcp://HOST:8786 | local:N]
 
 The search that scores the positions (and plays the self-play games) is this engine hosted in each
-worker's process (the kernel's Searcher, as the engine runs it: one thread, the shipped network, or the
-hand-crafted evaluation with --hce, no book, no tablebases), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
+worker's process (the kernel's Searcher, as the engine runs it: one thread, the shipped network or
+--evalfile's, or the hand-crafted evaluation with --hce; no book, no tablebases), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
 a fixed node count per move or, with --depth, a fixed depth.
 
 selfplay: games of the search against itself, each from a line of the match book
@@ -62,10 +62,11 @@ from typing import Iterable, Iterator, Optional
 import ccpd
 from nnue_data import RecordWriter, describe, pack_record, read_records
 
-from engine import _core
+from engine import _core, nets
 from engine.client import EngineConfig, EngineError, open_process
 from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
+from engine.netfile import read_net
 from engine.pgn import PgnError, read_games
 from engine.position import Position
 from engine.score import MATE_BOUND
@@ -87,6 +88,7 @@ class SearchSettings:
     teacher: Optional[str] = None
     openings: Optional[str] = None      # the self-play starts (engine/match/openings formats); None: the match book
     hce: bool = False                   # our search with the hand-crafted evaluation instead of the network
+    eval_file: str = nets.DEFAULT       # our search's network (engine.nets.locate finds it)
 
 
 @dataclass(frozen=True)
@@ -130,11 +132,13 @@ class GameRecords:
 
 class OwnSearch:
     """Scores positions with this engine's search called in process (the kernel's Searcher, as the engine
-    runs it, without the protocol): one thread, the shipped network (the hand-crafted evaluation with
-    settings.hce), no book and no tablebases. The position carries the game's moves, so that the search
-    judges its repetitions."""
+    runs it, without the protocol): one thread, the network settings.eval_file (the shipped one by
+    default) loaded into this process's kernel, or the hand-crafted evaluation with settings.hce; no book
+    and no tablebases. The position carries the game's moves, so that the search judges its repetitions."""
 
     def __init__(self, settings: SearchSettings) -> None:
+        if not settings.hce:
+            _core.set_network(read_net(nets.locate(settings.eval_file)))
         self._searcher = _core.Searcher(settings.hash_mb, 1)
         self._searcher.use_nnue = not settings.hce
         self._limits = {"depth": settings.depth} if settings.depth else {"nodes": settings.nodes}
@@ -429,6 +433,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                                                           "instead of our search")
         sub.add_argument("--hce", action="store_true", help="our search with its hand-crafted evaluation "
                                                             "instead of its network")
+        sub.add_argument("--evalfile", default=nets.DEFAULT, metavar="FILE",
+                         help=f"our search's network (default: the shipped {nets.DEFAULT})")
         sub.add_argument("--seed", type=int, default=1)
         sub.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         sub.add_argument("--hash", type=int, default=16, help="transposition table MB per worker")
@@ -445,7 +451,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                              "stopped after N games)")
     options = parser.parse_args(argv)
     settings = SearchSettings(options.nodes, options.hash, options.depth, options.teacher,
-                              getattr(options, "openings", None), options.hce)
+                              getattr(options, "openings", None), options.hce, options.evalfile)
 
     if options.source == "selfplay":
         seeds = random.Random(options.seed)
