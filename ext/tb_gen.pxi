@@ -57,8 +57,8 @@ cdef struct TbGen:
     TbSub sub[2][PIECE_TYPES]   # by the captured piece's side and type
     int sub_order               # the highest order of the sub-tables' values
     Pos* pos
-    int64_t here                # the entry of the position on pos where known (-1: not known), read
-    bint here_mirrored          # mirrored on the board: a quiet successor's entry then follows (successor_entry)
+    int64_t here                # the entry of the position on pos where known, else -1: a quiet successor's
+    bint here_mirrored          # entry then follows from it (successor_entry); pos shows it mirrored
     int order                   # the order being decided
     int max_distance[TB_MAX_ORDER + 1]   # per order, the largest distance written so far
     bint overflow               # a value the 16-bit entry cannot hold was met
@@ -196,17 +196,17 @@ cdef inline int next_legal(Pos* p, LegalMoves* lm) noexcept nogil:
 cdef int64_t successor_entry(TbGen* G, Pos* p, int moved) noexcept nogil:
     """The entry of the position on the board, just reached by a quiet move of the piece `moved` (its side
     to move is the board's). When the entry before the move is known (G.here) and the piece is not of Red's
-    defence (group 0, which decides the mirror), only its group's number changes, as in unmove_from."""
+    defence (group 0, which decides the mirror), only its group's number changes (entry_with_group_moved)."""
     cdef TbLayout* L = G.lay
     cdef int side
     cdef int g
-    cdef int64_t rank
+    cdef int64_t index
     if G.here >= 0:
         g = group_of_piece(L, moved)
         if g > 0:
-            rank = group_rank(L, p, g, G.here_mirrored)
-            if rank >= 0:
-                return G.here + (rank - (G.here // L.stride[g]) % L.group_size[g]) * L.stride[g]
+            index = entry_with_group_moved(L, G.here, g, p, G.here_mirrored)
+            if index >= 0:
+                return index
     return tb_index_of(L, p, False, &side)
 
 
@@ -411,6 +411,16 @@ cdef int64_t group_rank(TbLayout* L, Pos* p, int g, bint mirrored) noexcept nogi
     return L.lookup[side][key] if key >= 0 else -1
 
 
+cdef int64_t entry_with_group_moved(TbLayout* L, int64_t index, int g, Pos* p,
+                                    bint mirrored) noexcept nogil:
+    """The entry `index` with group g >= 1's placement number read off the board (mirrored when `mirrored`):
+    the entry after a move of one of its pieces, the others where `index` has them; -1 off its points."""
+    cdef int64_t number = group_rank(L, p, g, mirrored)
+    if number < 0:
+        return -1
+    return index + (number - (index // L.stride[g]) % L.group_size[g]) * L.stride[g]
+
+
 cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int visit) noexcept nogil:
     """Visit every predecessor by a quiet un-move of the position on the board (side s to move; the entry
     `index`, mirrored on the board when `mirrored`): for step 2 of the retrograde analysis
@@ -427,7 +437,7 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
     cdef int tag = side_tag(u)
     cdef int piece, cur, q, n, k, side, g, ptype
     cdef bint sliding
-    cdef int64_t j, rest
+    cdef int64_t j
     # A predecessor is legal when u could not take s's general in it. When s is not in check now, only
     # what the un-move changes can attack that general: the lines through the two squares, a horse whose
     # leg was the square left, and the piece itself where it stands (as gives_check tests a move).
@@ -442,8 +452,6 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
         ptype = PIECE_TYPE[piece]
         sliding = ptype == ROOK or ptype == CANNON
         g = group_of_piece(L, piece)
-        if g > 0:
-            rest = index - ((index // L.stride[g]) % L.group_size[g]) * L.stride[g]
         for k in range(n):
             q = origins[k]
             p.board[cur] = 0
@@ -455,9 +463,7 @@ cdef void unmove_from(TbGen* G, int64_t index, bint mirrored, int s, int d, int 
                     opens_attack(p, king_sq, cur, q, tag)
                     or ((ptype == HORSE or ptype == PAWN) and attacks_square(p, u, ptype, q, king_sq))):
                 if g > 0:
-                    j = group_rank(L, p, g, mirrored)
-                    if j >= 0:
-                        j = rest + j * L.stride[g]
+                    j = entry_with_group_moved(L, index, g, p, mirrored)
                 else:
                     j = tb_index_of(L, p, False, &side)
                 if j >= 0:

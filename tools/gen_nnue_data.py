@@ -9,8 +9,9 @@
 
 The search that scores the positions (and plays the self-play games) is this engine hosted in each
 worker's process (the kernel's Searcher, as the engine runs it: one thread, the shipped network or
---evalfile's, or the hand-crafted evaluation with --hce; no book, no tablebases), or with --teacher another UCI engine, such as Pikafish-HCE, each worker with a process of its own;
-a fixed node count per move or, with --depth, a fixed depth.
+--evalfile's, or the hand-crafted evaluation with --hce; no book, no tablebases), or with --teacher
+another UCI engine, such as Pikafish-HCE, each worker with a process of its own; a fixed node count per
+move or, with --depth, a fixed depth.
 
 selfplay: games of the search against itself, each from a line of the match book
 (engine/match/book.txt) or of --openings chosen at random and followed by --random-plies uniformly
@@ -66,7 +67,7 @@ from engine import _core, nets
 from engine.client import EngineConfig, EngineError, open_process
 from engine.search_types import SearchLimits
 from engine.match.openings import default_book, load_openings
-from engine.netfile import read_net
+from engine.nets.loader import NetworkLoader
 from engine.pgn import PgnError, read_games
 from engine.position import Position
 from engine.score import MATE_BOUND
@@ -138,7 +139,7 @@ class OwnSearch:
 
     def __init__(self, settings: SearchSettings) -> None:
         if not settings.hce:
-            _core.set_network(read_net(nets.locate(settings.eval_file)))
+            NetworkLoader(settings.eval_file).load(settings.eval_file)
         self._searcher = _core.Searcher(settings.hash_mb, 1)
         self._searcher.use_nnue = not settings.hce
         self._limits = {"depth": settings.depth} if settings.depth else {"nodes": settings.nodes}

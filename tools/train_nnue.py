@@ -12,7 +12,8 @@ lambda * sigmoid(score / K) + (1 - lambda) * result, with eval the network's cen
 search's (side to move's view) and result the game's (1 win, 0.5 draw, 0 loss for the side to move).
 --score-scale multiplies the scores first: a teacher engine's centipawns are not ours (Pikafish-HCE's are
 about half of our hand-crafted evaluation's), and the search's margins expect the network to speak in
-ours. A file named as FILE:SCALE has its own (data of two teachers together: pk.bin:1.8 jj.bin:1). --mirror adds each training position's left-right mirror image with the same target (the rules are
+ours. A file named as FILE:SCALE has its own (data of two teachers together: pk.bin:1.8 jj.bin:1).
+--mirror adds each training position's left-right mirror image with the same target (the rules are
 symmetric; validation stays as it is). Positions with |score| > --max-score (mates included) are left out: beyond it the sigmoid is flat and
 the scores are the search's tactics rather than the position's value.
 
@@ -181,7 +182,8 @@ def data_file(name: str, score_scale: float) -> tuple[str, float]:
         return name, score_scale
 
 
-def load(names: list[str], max_score: int, score_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def load(names: list[str], max_score: int,
+         score_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The records of the files (data_file names) with |score| <= max_score, each one's game (file index
     << 32 | game) and each one's score scale."""
     parts, games, scales = [], [], []
