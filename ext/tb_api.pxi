@@ -204,53 +204,91 @@ cdef class TbTable:
             for index in range(self.lay.size):
                 self.gen.values[s][index] = TB_UNKNOWN
 
-    def generate(self, progress=None, int dtc_limit=NATURAL_LIMIT, int threads=1):
+    def generate(self, progress=None, int dtc_limit=NATURAL_LIMIT, int threads=1, checkpoint=None):
         """Retrograde analysis (tb_gen.pxi), the rulings' rounds and the draws the rules might change marked
         (tb_rules.pxi), then the distance to conversion for a natural limit of dtc_limit plies (tb_dtc.pxi,
         the sub-tables' computed for the same limit); returns the number of passes, all orders together.
         progress(pass number d, entries at distance d - 1), when given, is called after each pass of order
         0. The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
+        checkpoint, when given, keeps a generation that may be stopped (engine.tablebase.checkpoint): its
+        resume(table) loads a saved one into this table (its arrays, then restore_generator_scalars) and
+        gives its step, or gives None; its passed(table, step) is called after each pass of the main steps,
+        and once the values are final, and may save the table with the step (a dict) and
+        generator_scalars().
         RuntimeError when a capture led to material without a table (set_subtable); OverflowError when a
         value does not fit an entry."""
-        cdef int order
-        self.allocate()
         self._share_by(threads)
-        self.gen.errors = 0
-        tb_start_distances(&self.gen)
-        self._run(TB_JOB_INITIALISE)
-        passes = self._passes(progress)
-        order = 1
+        step = checkpoint.resume(self) if checkpoint is not None else None
+        if step is None:
+            self.allocate()
+            self.gen.errors = 0
+            tb_start_distances(&self.gen)
+            self._run(TB_JOB_INITIALISE)
+            step = {"step": "values", "order": 0, "pass": 1, "passes": 0}
+        if step["step"] == "values":
+            self._decide_values(step, progress, checkpoint)
+            self._mark_draws()
+            step.update({"step": "distances", "pass": 0})
+            if checkpoint is not None:
+                checkpoint.passed(self, step)
+        self._compute_dtc(dtc_limit, step, checkpoint)
+        if self.gen.errors:
+            raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
+        return step["passes"]
+
+    def generator_scalars(self):
+        """What a generation stopped between two passes needs besides its arrays and its step."""
+        return {"order": self.gen.order, "decided": self.gen.decided, "errors": self.gen.errors,
+                "max_distance": [self.gen.max_distance[k] for k in range(TB_MAX_ORDER + 1)],
+                "dtc_limit": self.gen.dtc_limit, "dtc_highest": self.gen.dtc_highest}
+
+    def restore_generator_scalars(self, scalars):
+        """generator_scalars() of a stopped generation, back (its arrays loaded)."""
+        cdef int k
+        self.gen.order = scalars["order"]
+        self.gen.decided = scalars["decided"]
+        self.gen.errors = scalars["errors"]
+        for k in range(TB_MAX_ORDER + 1):
+            self.gen.max_distance[k] = scalars["max_distance"][k]
+        self.gen.overflow = False
+        self.gen.dtc_limit = scalars["dtc_limit"]
+        self.gen.dtc_highest = scalars["dtc_highest"]
+
+    def _decide_values(self, step, progress, checkpoint):
+        """Steps 2 and 3: the passes of order 0, then each order's rulings' round and passes, until an
+        order decides nothing and no sub-table has a value of it; from `step`'s order and pass on."""
+        cdef int order = step["order"]
         while True:
             if order > TB_MAX_ORDER:
                 raise OverflowError(f"a ruling of order above {TB_MAX_ORDER}: the entry cannot hold it")
             self.gen.order = order
-            self.gen.decided = 0
-            self._rule_round()
-            passes += self._passes(None)
-            if self.gen.decided == 0 and order > self.gen.sub_order:
-                break
+            if order > 0 and step["pass"] == 1:
+                self.gen.decided = 0
+                self._rule_round()
+            self._passes(progress if order == 0 else None, step, checkpoint)
+            if order > 0 and self.gen.decided == 0 and order > self.gen.sub_order:
+                return
             order += 1
-        self.gen.order = order
-        self._mark_draws()
-        self._compute_dtc(dtc_limit)
-        if self.gen.errors:
-            raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
-        return passes
+            step.update({"order": order, "pass": 1})
 
-    def _compute_dtc(self, int limit):
-        """Step 5: the distance to conversion (tb_dtc.pxi)."""
-        cdef int d
-        if not 1 <= limit < TB_DTC_OPEN:
-            raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
-        self._allocate_dtc()
-        self.gen.dtc_limit = limit
-        with nogil:
-            tb_dtc_open(&self.gen)
-        self._run(TB_JOB_DTC_START)
-        for d in range(1, limit + 1):
-            if d - 1 > self.gen.dtc_highest:
-                break                               # nothing at d - 1: nothing can follow
+    def _compute_dtc(self, int limit, step, checkpoint):
+        """Step 5: the distance to conversion (tb_dtc.pxi), from `step`'s pass on (0: from its start)."""
+        cdef int d = step["pass"]
+        if d == 0:
+            if not 1 <= limit < TB_DTC_OPEN:
+                raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
+            self._allocate_dtc()
+            self.gen.dtc_limit = limit
+            with nogil:
+                tb_dtc_open(&self.gen)
+            self._run(TB_JOB_DTC_START)
+            d = 1
+        while d <= self.gen.dtc_limit and d - 1 <= self.gen.dtc_highest:   # nothing at d - 1: nothing follows
             self._run(TB_JOB_DTC, d)
+            d += 1
+            step["pass"] = d
+            if checkpoint is not None:
+                checkpoint.passed(self, step)
         with nogil:
             tb_dtc_close(&self.gen)
 
@@ -262,9 +300,10 @@ cdef class TbTable:
                 if self.gen.dtc[s] == NULL:
                     raise MemoryError()
 
-    def _passes(self, progress):
-        """Step 2 (or 3) for the order being decided, until a pass is past every distance written."""
-        cdef int d = 1
+    def _passes(self, progress, step=None, checkpoint=None):
+        """Step 2 (or 3) for the order being decided, until a pass is past every distance written; from
+        `step`'s pass on when given (kept up to date, with its count of passes, for checkpoint)."""
+        cdef int d = step["pass"] if step is not None else 1
         cdef int64_t frontier
         while d - 1 <= self.gen.max_distance[self.gen.order]:
             frontier = self._run(TB_JOB_RETRO, d)
@@ -273,7 +312,11 @@ cdef class TbTable:
             if progress is not None:
                 progress(d, frontier)
             d += 1
-        return d - 1
+            if step is not None:
+                step["pass"] = d
+                step["passes"] += 1
+                if checkpoint is not None:
+                    checkpoint.passed(self, step)
 
     def _rule_round(self):
         """The positions lost now by the rulings of this round, then the entries whose captures lead to

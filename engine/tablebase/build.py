@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Optional
 
 from .. import _core
 from ..fen import format_board
+from .checkpoint import Checkpoint, partial_path
 from .errors import DamagedTableError, MissingTableError, TablebaseError
 from .fileformat import DTC_LIMIT, SECTIONS, SUFFIX, TableFile, write_table
 from .material import Material, dependencies, sub_tables
@@ -123,6 +124,7 @@ def build_table(directory: Path, material: Material, verify: bool = False,
         except DamagedTableError as exc:
             say(f"{exc}: building it again")
         else:
+            partial_path(path).unlink(missing_ok=True)
             say(f"{material.name}: reused {path}")
             return BuildReport(material.name, True, table.size, file_bytes=path.stat().st_size,
                                statistics=tuple(table.statistics()), where=_this_process())
@@ -131,7 +133,8 @@ def build_table(directory: Path, material: Material, verify: bool = False,
 
 def _generate(directory: Path, material: Material, path: Path, verify: bool,
               say: Callable[[str], None], threads: int) -> BuildReport:
-    """1. Read and wire the sub-tables; 2. generate; 3. verify (if asked); 4. write."""
+    """1. Read and wire the sub-tables; 2. generate, from the save of a generation stopped before if there
+    is one (engine.tablebase.checkpoint); 3. verify (if asked); 4. write."""
     peak = PeakMemory()
     table = new_table(material)
     read: dict[Material, "_core.TbTable"] = {}
@@ -140,12 +143,13 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
         if canon.has_attackers and canon not in read:
             read[canon] = read_table(directory, canon, as_subtable=True)
         table.set_subtable(side, ptype, read.get(canon), flipped)
+    sub_table_files = [table_path(directory, sub) for sub in read]
     del read
     say(f"{material.name}: generating {table.size:,} entries per side "
         f"(about {peak_bytes(material) / 2**20:,.0f} MiB at the peak)")
-    start = time.perf_counter()
-    passes = table.generate(_pass_reporter(material, say), DTC_LIMIT, threads)
-    seconds = time.perf_counter() - start
+    checkpoint = Checkpoint(partial_path(path), material.name, sub_table_files, say)
+    passes = table.generate(_pass_reporter(material, say), DTC_LIMIT, threads, checkpoint)
+    seconds = checkpoint.seconds
     if verify:
         bad, where = table.verify()
         if bad:
@@ -154,6 +158,7 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
     write_table(path, header_of(material, table, statistics, seconds, passes),
                 (table.values_bytes(side) if what == "values" else table.dtc_bytes(side)
                  for what, side, _width in SECTIONS))
+    checkpoint.discard()
     say(f"{material.name}: {passes} passes, {seconds:.2f} s, written to {path}")
     return BuildReport(material.name, False, table.size, seconds, passes, peak.megabytes(),
                        path.stat().st_size, tuple(statistics), _this_process())

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Optional, Protocol
 
 from .build import BuildReport, build_table, table_path
+from .checkpoint import SUFFIX as PARTIAL_SUFFIX
 from .errors import DamagedTableError
 from .fileformat import SUFFIX, TableFile
 from .plan import BuildPlan, PlannedTable
@@ -86,8 +87,10 @@ def run_build(plan: BuildPlan, directory, verify: bool = False, cluster: Optiona
 
 
 def remove_leftovers(directory: Path) -> int:
-    """Delete the temporary files of tables and of the state file that a killed process left."""
-    leftovers = [*directory.glob(f"*{SUFFIX}.*.part"), *directory.glob(f"{STATE_NAME}.*.part")]
+    """Delete the temporary files of tables, of their saves (checkpoint.py) and of the state file that a killed
+    process left."""
+    leftovers = [*directory.glob(f"*{SUFFIX}.*.part"), *directory.glob(f"*{PARTIAL_SUFFIX}.*.part"),
+                 *directory.glob(f"{STATE_NAME}.*.part")]
     for path in leftovers:
         path.unlink(missing_ok=True)
     return len(leftovers)

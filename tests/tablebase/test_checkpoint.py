@@ -1,0 +1,146 @@
+"""A generation stopped after a save (engine.tablebase.checkpoint) and resumed gives the table an
+uninterrupted one gives, wherever it stopped; a save that is damaged or made from other files is not used."""
+
+import pytest
+
+from engine.tablebase import build_tables
+from engine.tablebase import checkpoint as checkpoint_module
+from engine.tablebase.build import build_table, load_table, new_table, read_table, table_path
+from engine.tablebase.checkpoint import Checkpoint, partial_path
+from engine.tablebase.fileformat import DTC_LIMIT
+from engine.tablebase.material import Material
+
+#: With rulings of order 1 and 2, the exposure bound and the distance to conversion: every kind of step.
+KRKN = Material.parse("KRKN")
+
+
+class Stop(Exception):
+    """Raised to stop a generation after a given save."""
+
+
+class SaveEveryPass(Checkpoint):
+    """Saves after every pass; raises Stop after save number `stop_after` (counted from 1)."""
+
+    def __init__(self, *args, stop_after=None, **kwargs):
+        super().__init__(*args, save_every=0, **kwargs)
+        self.stop_after = stop_after
+        self.steps = []
+
+    def save(self, table, step):
+        super().save(table, step)
+        self.steps.append(dict(step))
+        if len(self.steps) == self.stop_after:
+            raise Stop()
+
+
+@pytest.fixture(scope="module")
+def krkn_subs(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("krkn-subs")
+    build_tables(["KRK", "KNK"], directory)
+    return directory
+
+
+def wired_table(directory):
+    """KRKN's empty table with its sub-tables, and their files."""
+    table = new_table(KRKN)
+    subs = {}
+    for side, ptype, after in KRKN.captures():
+        canon, flipped = after.canonical()
+        if canon.has_attackers and canon not in subs:
+            subs[canon] = read_table(directory, canon, as_subtable=True)
+        table.set_subtable(side, ptype, subs.get(canon), flipped)
+    return table, [table_path(directory, sub) for sub in subs]
+
+
+def arrays(table):
+    return [bytes(array(side)) for array in (table.values_bytes, table.dtc_bytes) for side in (0, 1)]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(krkn_subs):
+    """KRKN generated once without a stop: its arrays, passes and the steps saved after each pass."""
+    table, files = wired_table(krkn_subs)
+    recorder = SaveEveryPass(krkn_subs / "record.jjtb-partial", KRKN.name, files)
+    passes = table.generate(None, DTC_LIMIT, 1, recorder)
+    return arrays(table), passes, recorder.steps
+
+
+def test_the_saves_cover_every_step(uninterrupted):
+    _, _, steps = uninterrupted
+    kinds = {(step["step"], step["order"] if step["step"] == "values" else None, step["pass"] > 0) for step in steps}
+    assert {("values", 0, True), ("values", 1, True), ("distances", None, False), ("distances", None, True)} <= kinds
+
+
+@pytest.mark.parametrize("where", ["first", "order 1", "values final", "distances", "last"])
+def test_a_generation_resumed_from_any_save_is_the_uninterrupted_one(krkn_subs, uninterrupted, tmp_path, where):
+    expected, passes, steps = uninterrupted
+    stop_after = {"first": 1, "last": len(steps),
+                  "order 1": next(n for n, s in enumerate(steps, 1) if s["step"] == "values" and s["order"] == 1),
+                  "values final": next(n for n, s in enumerate(steps, 1) if s["step"] == "distances"),
+                  "distances": len(steps) - 3}[where]
+    path = tmp_path / "KRKN.jjtb-partial"
+    table, files = wired_table(krkn_subs)
+    with pytest.raises(Stop):
+        table.generate(None, DTC_LIMIT, 1, SaveEveryPass(path, KRKN.name, files, stop_after=stop_after))
+    del table
+    resumed, files = wired_table(krkn_subs)
+    messages = []
+    checkpoint = Checkpoint(path, KRKN.name, files, messages.append)
+    assert resumed.generate(None, DTC_LIMIT, 1, checkpoint) == passes
+    assert arrays(resumed) == expected
+    assert any("resumed" in message for message in messages)
+
+
+def test_a_damaged_save_is_deleted_and_the_table_built_from_the_start(krkn_subs, uninterrupted, tmp_path):
+    path = tmp_path / "KRKN.jjtb-partial"
+    table, files = wired_table(krkn_subs)
+    with pytest.raises(Stop):
+        table.generate(None, DTC_LIMIT, 1, SaveEveryPass(path, KRKN.name, files, stop_after=10))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    path.write_bytes(bytes(data))
+    table, files = wired_table(krkn_subs)
+    messages = []
+    table.generate(None, DTC_LIMIT, 1, Checkpoint(path, KRKN.name, files, messages.append))
+    assert arrays(table) == uninterrupted[0]
+    assert not path.exists() and any("SHA-256" in message for message in messages)
+
+
+def test_a_save_made_from_other_sub_table_files_is_not_used(krkn_subs, uninterrupted, tmp_path):
+    path = tmp_path / "KRKN.jjtb-partial"
+    table, files = wired_table(krkn_subs)
+    with pytest.raises(Stop):
+        table.generate(None, DTC_LIMIT, 1, SaveEveryPass(path, KRKN.name, files, stop_after=10))
+    table, _ = wired_table(krkn_subs)
+    messages = []
+    assert Checkpoint(path, KRKN.name, files[:1], messages.append).resume(table) is None
+    assert not path.exists() and any("other sub-table files" in message for message in messages)
+
+
+def test_build_table_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
+    """A build stopped after a save, run again, writes the file an uninterrupted build writes."""
+    build_tables(["KRK", "KNK"], tmp_path)
+    path = table_path(tmp_path, KRKN)
+    monkeypatch.setattr(checkpoint_module, "SAVE_EVERY", 0.0)
+    stops = {"saves": 0}
+    original_save = Checkpoint.save
+
+    def save_then_stop(self, table, step):
+        original_save(self, table, step)
+        stops["saves"] += 1
+        if stops["saves"] == 12:
+            raise Stop()
+
+    monkeypatch.setattr(Checkpoint, "save", save_then_stop)
+    with pytest.raises(Stop):
+        build_table(tmp_path, KRKN)
+    assert partial_path(path).exists() and not path.exists()
+    monkeypatch.setattr(Checkpoint, "save", original_save)
+    messages = []
+    build_table(tmp_path, KRKN, progress=messages.append)
+    assert not partial_path(path).exists()
+    assert any("resumed" in message for message in messages)
+    fresh = tmp_path / "fresh"
+    build_tables(["KRKN"], fresh)
+    resumed, whole = load_table(path, KRKN), load_table(table_path(fresh, KRKN), KRKN)
+    assert arrays(resumed) == arrays(whole)
