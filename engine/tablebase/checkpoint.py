@@ -113,7 +113,7 @@ class Checkpoint:
             os.unlink(temp)
             raise
         self.last_saved = time.perf_counter()
-        self.say(f"{self.material}: saved at {step['step']}, pass {step['pass']}, to {self.path}")
+        self.say(f"{self.material}: saved at {_where(step)} to {self.path}")
 
     def resume(self, table: "_core.TbTable") -> Optional[dict]:
         """Load the save, if there is a usable one, into the table (TbTable.generate): its step, or None
@@ -126,18 +126,14 @@ class Checkpoint:
             self.say(f"{self.material}: {self.path} not used ({exc}); building from the start")
             self.discard()
             return None
-        self.say(f"{self.material}: resumed at {step['step']}, pass {step['pass']}, from {self.path}")
+        self.say(f"{self.material}: resumed at {_where(step)} from {self.path}")
         return step
 
     def _load(self, table: "_core.TbTable") -> dict:
         digest = hashlib.sha256()
         with open(self.path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            prefix = _read(handle, _PREFIX.size, digest)
-            magic, version, head_length = _PREFIX.unpack(prefix)
-            if magic != MAGIC or version != VERSION:
-                raise ValueError("not a save of this version")
-            header: dict[str, Any] = json.loads(_read(handle, head_length, digest))
+            header, head_length = _read_header(handle, digest)
             if header["material"] != self.material or header["entries"] != table.size:
                 raise ValueError(f"a save of {header['material']}")
             if header["depends_on"] != self.depends_on:
@@ -164,6 +160,31 @@ class Checkpoint:
             self.path.unlink()
         except FileNotFoundError:
             pass
+
+
+def describe_save(path: Path) -> Optional[str]:
+    """Where the save at `path` stands, for a person ("values of order 0, pass 41, 1,238 s in"), without
+    checking it (resume does); None when there is none or its header cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            header, _ = _read_header(handle, hashlib.sha256())
+        return f"{_where(header['step'])}, {header['seconds']:,.0f} s in"
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _where(step: dict) -> str:
+    """A step of TbTable.generate, for a person."""
+    stage = f"values of order {step['order']}" if step["step"] == "values" else "distances to conversion"
+    return f"{stage}, pass {step['pass']}"
+
+
+def _read_header(handle, digest) -> tuple[dict[str, Any], int]:
+    """A save's header (the file at its start) and its length; ValueError when it is not a save."""
+    magic, version, head_length = _PREFIX.unpack(_read(handle, _PREFIX.size, digest))
+    if magic != MAGIC or version != VERSION:
+        raise ValueError("not a save of this version")
+    return json.loads(_read(handle, head_length, digest)), head_length
 
 
 def _read(handle, length: int, digest) -> bytearray:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Optional, Protocol
 
 from .build import BuildReport, build_table, table_path
-from .checkpoint import SUFFIX as PARTIAL_SUFFIX
+from .checkpoint import SUFFIX as PARTIAL_SUFFIX, describe_save, partial_path
 from .errors import DamagedTableError
 from .fileformat import SUFFIX, TableFile
 from .plan import BuildPlan, PlannedTable
@@ -128,6 +128,9 @@ class _Run:
             header = self._check(path, table) if path.exists() else None
             if header is None:
                 todo.append(table)
+                saved = describe_save(partial_path(path))
+                if saved:
+                    self.say(f"{table.name}: its generation was saved ({saved}) and goes on from there")
                 continue
             self.done.add(table.name)
             self.state.found(table.name, table.entries, path.stat().st_size, header)

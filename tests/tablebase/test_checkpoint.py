@@ -1,14 +1,18 @@
 """A generation stopped after a save (engine.tablebase.checkpoint) and resumed gives the table an
 uninterrupted one gives, wherever it stopped; a save that is damaged or made from other files is not used."""
 
+import io
+
 import pytest
 
 from engine.tablebase import build_tables
 from engine.tablebase import checkpoint as checkpoint_module
 from engine.tablebase.build import build_table, load_table, new_table, read_table, table_path
-from engine.tablebase.checkpoint import Checkpoint, partial_path
+from engine.tablebase.checkpoint import Checkpoint, describe_save, partial_path
 from engine.tablebase.fileformat import DTC_LIMIT
 from engine.tablebase.material import Material
+from engine.tablebase.plan import BuildPlan
+from engine.tablebase.runner import run_build
 
 #: With rulings of order 1 and 2, the exposure bound and the distance to conversion: every kind of step.
 KRKN = Material.parse("KRKN")
@@ -117,8 +121,8 @@ def test_a_save_made_from_other_sub_table_files_is_not_used(krkn_subs, uninterru
     assert not path.exists() and any("other sub-table files" in message for message in messages)
 
 
-def test_build_table_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
-    """A build stopped after a save, run again, writes the file an uninterrupted build writes."""
+def test_a_build_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
+    """A build stopped after a save, run again, says so and writes the file an uninterrupted build writes."""
     build_tables(["KRK", "KNK"], tmp_path)
     path = table_path(tmp_path, KRKN)
     monkeypatch.setattr(checkpoint_module, "SAVE_EVERY", 0.0)
@@ -135,11 +139,13 @@ def test_build_table_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
     with pytest.raises(Stop):
         build_table(tmp_path, KRKN)
     assert partial_path(path).exists() and not path.exists()
+    assert describe_save(partial_path(path)).startswith("values of order 0, pass 13, ")
     monkeypatch.setattr(Checkpoint, "save", original_save)
-    messages = []
-    build_table(tmp_path, KRKN, progress=messages.append)
+    stream = io.StringIO()
+    assert run_build(BuildPlan.of_endings(["KRKN"]), tmp_path, stream=stream, terminal=False).complete
     assert not partial_path(path).exists()
-    assert any("resumed" in message for message in messages)
+    assert "KRKN: its generation was saved (values of order 0, pass 13, " in stream.getvalue()
+    assert "KRKN: resumed at values of order 0, pass 13 from" in stream.getvalue()
     fresh = tmp_path / "fresh"
     build_tables(["KRKN"], fresh)
     resumed, whole = load_table(path, KRKN), load_table(table_path(fresh, KRKN), KRKN)
