@@ -393,8 +393,10 @@ cdef class TbTable:
 
     def _mark_draws(self):
         """Step 4: the exposure bound for each side it applies to, what is still unknown a draw, and the
-        draws a ruling might still change marked (tb_rules.pxi, parts B and C)."""
+        draws a ruling might still change marked (tb_rules.pxi, parts B and C; the safe sides' passes
+        shared by the threads)."""
         cdef int s
+        cdef int64_t changed
         for s in range(2):
             self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
         try:
@@ -407,6 +409,15 @@ cdef class TbTable:
                     self._expose(s)
             with nogil:
                 tb_finish(&self.gen)
+                tb_safety_start(&self.gen)
+            self._run(TB_JOB_SAFETY, 0)
+            while True:
+                with nogil:
+                    changed = tb_safety_round(&self.gen)
+                if changed == 0:
+                    break
+                self._run(TB_JOB_SAFETY, 1)
+            with nogil:
                 tb_flag_rule_draws(&self.gen)
         finally:
             for s in range(2):

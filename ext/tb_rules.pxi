@@ -415,12 +415,29 @@ cdef int safety_of(TbGen* G, Pos* p) noexcept nogil:
     return other_bit if other_safe else 0
 
 
+cdef extern from *:
+    """
+    /* A byte's bits cleared or set at once, so that threads marking the same entry lose no mark. */
+    static inline void tb_clear_bits(unsigned char* byte, unsigned char bits) {
+        __atomic_fetch_and(byte, (unsigned char)~bits, __ATOMIC_RELAXED);
+    }
+    static inline void tb_set_bits(unsigned char* byte, unsigned char bits) {
+        __atomic_fetch_or(byte, bits, __ATOMIC_RELAXED);
+    }
+    """
+    void tb_clear_bits(uint8_t* byte, uint8_t bits) nogil
+    void tb_set_bits(uint8_t* byte, uint8_t bits) nogil
+
+
 cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
-    """Recompute the safe sides of a drawn entry (decoded on the board, side s to move); mark a loss."""
+    """Recompute the safe sides of a drawn entry (decoded on the board, side s to move); mark a loss. The
+    passes that call it may be shared by threads (safety_range): an entry is only ever cleared of sides,
+    and its bits are changed at once, so what two threads take from one entry is taken."""
     cdef int old = G.safe[s][index] & SAFE_BOTH
     cdef int new = safety_of(G, G.pos) & old
     if new != old:
-        G.safe[s][index] = new | SAFE_CHANGED | (G.safe[s][index] & ~(SAFE_BOTH | SAFE_CHANGED))
+        tb_clear_bits(&G.safe[s][index], old & ~new)
+        tb_set_bits(&G.safe[s][index], SAFE_CHANGED)
 
 
 cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
@@ -438,37 +455,56 @@ cdef inline int marked_sides(TbGen* G, int unsafe, int safe_bits) noexcept nogil
     return marked
 
 
-cdef int64_t tb_flag_rule_draws(TbGen* G) noexcept nogil:
-    """Mark the draws the rules might change (G.safe allocated, holding part B's EXPOSED bits); returns
-    how many."""
-    cdef int64_t index, flagged = 0, changed = 1
-    cdef int s, marked
+cdef void tb_safety_start(TbGen* G) noexcept nogil:
+    """Before the safe sides' passes (G.safe allocated, holding part B's EXPOSED bits): every draw safe for
+    both sides."""
+    cdef int64_t index
+    cdef int s
     for s in range(2):
         for index in range(G.lay.size):
             G.safe[s][index] = (G.safe[s][index] & (EXPOSED | EXPOSED << 1)) | (
                 SAFE_BOTH if G.values[s][index] == TB_DRAW else 0)
-    # 1. A full pass.
-    for index in range(G.lay.size):
-        if (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
-            for s in range(2):
-                if G.values[s][index] == TB_DRAW:
-                    G.pos.side = s
-                    update_safety(G, s, index)
-    # 2. Passes over the predecessors of what changed, until nothing does.
-    while changed:
-        changed = 0
-        for s in range(2):
-            for index in range(G.lay.size):
-                G.safe[s][index] &= ~SAFE_FRONTIER
-                if G.safe[s][index] & SAFE_CHANGED:
-                    G.safe[s][index] = (G.safe[s][index] & ~SAFE_CHANGED) | SAFE_FRONTIER
-                    changed += 1
-        for index in range(G.lay.size):
+
+
+cdef int64_t safety_range(TbGen* G, bint frontier, int64_t first, int64_t end) noexcept nogil:
+    """One pass of the safe sides over entries first .. end - 1: every draw's (the first pass), or the
+    predecessors of the frontier's (the entries that lost a side in the round before). The greatest fixed
+    point the passes reach does not depend on the order in which entries are looked at, so a pass can be
+    shared by threads (tb_run_share); returns 0."""
+    cdef int64_t index
+    cdef int s
+    for index in range(first, end):
+        if frontier:
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
-    # 3. The marks.
+        elif (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
+            for s in range(2):
+                if G.values[s][index] == TB_DRAW:
+                    G.pos.side = s
+                    update_safety(G, s, index)
+    return 0
+
+
+cdef int64_t tb_safety_round(TbGen* G) noexcept nogil:
+    """Between the passes: the entries that lost a side in the last one become the frontier; returns how
+    many (none: the fixed point is reached)."""
+    cdef int64_t index, changed = 0
+    cdef int s
+    for s in range(2):
+        for index in range(G.lay.size):
+            G.safe[s][index] &= ~SAFE_FRONTIER
+            if G.safe[s][index] & SAFE_CHANGED:
+                G.safe[s][index] = (G.safe[s][index] & ~SAFE_CHANGED) | SAFE_FRONTIER
+                changed += 1
+    return changed
+
+
+cdef int64_t tb_flag_rule_draws(TbGen* G) noexcept nogil:
+    """After the safe sides' passes: mark the draws the rules might change; returns how many."""
+    cdef int64_t index, flagged = 0
+    cdef int s, marked
     for s in range(2):
         for index in range(G.lay.size):
             if G.values[s][index] == TB_DRAW:

@@ -5,7 +5,8 @@
 # values whatever order its ranges run in (retro_range, dtc_range say why). So a pass can be split among
 # threads: thread t of n takes every n-th chunk of TB_SHARE_CHUNK entries from chunk t, each thread with a
 # TbGen of its own (its own board, counters and highest distances, the same arrays). The rulings' passes
-# set bits of shared bytes and stay on one thread.
+# set bits of shared bytes and stay on one thread; the safe sides' passes (tb_rules.pxi) change their
+# bytes' bits at once.
 
 cdef enum:
     TB_SHARE_CHUNK = 1 << 12          # entries: small enough to balance, large enough to stay in cache
@@ -15,6 +16,7 @@ cdef enum:
     TB_JOB_RECHECK = 2
     TB_JOB_DTC_START = 3
     TB_JOB_DTC = 4
+    TB_JOB_SAFETY = 5                 # d = 0: the first pass over every draw; 1: over the frontier
 
 
 cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) noexcept nogil:
@@ -26,6 +28,8 @@ cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) 
         return recheck_range(G, first, end)
     if job == TB_JOB_DTC_START:
         return dtc_start_range(G, first, end)
+    if job == TB_JOB_SAFETY:
+        return safety_range(G, d == 1, first, end)
     return dtc_range(G, d, first, end)
 
 
