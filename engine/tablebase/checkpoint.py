@@ -83,9 +83,14 @@ class Checkpoint:
         return self.seconds_before + time.perf_counter() - self.started
 
     def passed(self, table: "_core.TbTable", step: dict) -> None:
-        """After a pass: save, if it is time."""
+        """After a pass: save, if it is time. A save that fails (a full disk) costs only the save: the
+        generation goes on, and tries again after the interval."""
         if time.perf_counter() - self.last_saved >= self.save_every:
-            self.save(table, step)
+            try:
+                self.save(table, step)
+            except OSError as exc:
+                self.last_saved = time.perf_counter()
+                self.say(f"{self.material}: could not save ({exc}); going on without")
 
     def save(self, table: "_core.TbTable", step: dict) -> None:
         sections = [("values", side, table.values_bytes(side)) for side in (0, 1)]

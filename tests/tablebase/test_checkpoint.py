@@ -150,3 +150,16 @@ def test_a_build_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
     build_tables(["KRKN"], fresh)
     resumed, whole = load_table(path, KRKN), load_table(table_path(fresh, KRKN), KRKN)
     assert arrays(resumed) == arrays(whole)
+
+
+def test_a_save_that_fails_stops_nothing(krkn_subs, uninterrupted, tmp_path):
+    """A save into a folder that cannot be written (here: a path under a file) leaves no file and the
+    generation goes on to the same table."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    table, files = wired_table(krkn_subs)
+    messages = []
+    checkpoint = Checkpoint(blocker / "KRKN.jjtb-partial", KRKN.name, files, messages.append, save_every=0)
+    table.generate(None, DTC_LIMIT, 1, checkpoint)
+    assert arrays(table) == uninterrupted[0]
+    assert any("could not save" in message for message in messages)
