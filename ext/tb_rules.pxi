@@ -377,18 +377,32 @@ cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
     return G.safe[side][index] & SAFE_BOTH
 
 
-cdef int safety_of(TbGen* G, Pos* p) noexcept nogil:
-    """The safe sides of the drawn position on the board, from its successors' (see above). The chase
-    test, the costly part, runs only on the moves into draws safe for the mover, until one is quiet."""
+cdef bint holds_quietly(Pos* p, int move) noexcept nogil:
+    """Whether a legal move is a capture (which ends every cycle) or neither a check nor a chase."""
+    cdef bint quiet
+    if p.board[move_to(move)]:
+        return True
+    quiet = chased_by_move(p, move) == 0      # plays the move
+    quiet = quiet and not gives_check(p)
+    unmake_move(p)
+    return quiet
+
+
+cdef int safety_of(TbGen* G, Pos* p, int wanted) noexcept nogil:
+    """Of the sides in `wanted`, those safe at the drawn position on the board, from its successors' (see
+    above); a side not wanted is not looked for. The chase test, the costly part, runs only on the moves
+    into draws safe for the mover, until one holds quietly: at once when the other side is not (or no
+    longer) looked for, else once every move is read."""
     cdef MoveList ml
     cdef int candidates[MAX_MOVES]
     cdef int s = p.side
-    cdef int mover_bit = 1 << s, other_bit = 1 << (s ^ 1)
-    cdef bint other_safe = True, quiet
+    cdef int mover_bit = (1 << s) & wanted, other_bit = (1 << (s ^ 1)) & wanted
     cdef int k, n = 0, move, captured, after
     gen_legal(p, &ml)
     # 1. The successors' marks: the other side must be safe after every move into a draw.
     for k in range(ml.count):
+        if not (mover_bit or other_bit):
+            break
         move = ml.moves[k]
         captured = p.board[move_to(move)]
         make_move(p, move)
@@ -397,22 +411,19 @@ cdef int safety_of(TbGen* G, Pos* p) noexcept nogil:
         if after < 0:
             continue
         if not (after & other_bit):
-            other_safe = False
+            other_bit = 0
         if after & mover_bit:
-            candidates[n] = move
-            n += 1
-    # 2. The mover needs one of those moves to be a capture or neither a check nor a chase.
+            if other_bit == 0:
+                if holds_quietly(p, move):
+                    return mover_bit
+            else:
+                candidates[n] = move
+                n += 1
+    # 2. The mover needs one of those moves to hold quietly.
     for k in range(n):
-        move = candidates[k]
-        if p.board[move_to(move)]:
-            quiet = True
-        else:
-            quiet = chased_by_move(p, move) == 0      # plays the move
-            quiet = quiet and not gives_check(p)
-            unmake_move(p)
-        if quiet:
-            return mover_bit | (other_bit if other_safe else 0)
-    return other_bit if other_safe else 0
+        if holds_quietly(p, candidates[k]):
+            return mover_bit | other_bit
+    return other_bit
 
 
 cdef extern from *:
@@ -434,7 +445,7 @@ cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
     passes that call it may be shared by threads (safety_range): an entry is only ever cleared of sides,
     and its bits are changed at once, so what two threads take from one entry is taken."""
     cdef int old = G.safe[s][index] & SAFE_BOTH
-    cdef int new = safety_of(G, G.pos) & old
+    cdef int new = safety_of(G, G.pos, old)
     if new != old:
         tb_clear_bits(&G.safe[s][index], old & ~new)
         tb_set_bits(&G.safe[s][index], SAFE_CHANGED)
