@@ -79,6 +79,8 @@ cdef class TbTable:
         free(self.gen.dtc[1])
         free(self.clean[0])
         free(self.clean[1])
+        free(self.gen.safe[0])
+        free(self.gen.safe[1])
         free(self.gen.pos)
         tb_free_layout(&self.lay)
 
@@ -212,9 +214,9 @@ cdef class TbTable:
         0. The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
         checkpoint, when given, keeps a generation that may be stopped (engine.tablebase.checkpoint): its
         resume(table) loads a saved one into this table (its arrays, then restore_generator_scalars) and
-        gives its step, or gives None; its passed(table, step) is called after each pass of the main steps,
-        and once the values are final, and may save the table with the step (a dict) and
-        generator_scalars().
+        gives its step, or gives None; its passed(table, step) is called after each pass of the main steps
+        and of the draws' safe sides, and once the values are final, and may save the table with the step
+        (a dict) and generator_scalars(); while the draws are marked, with safe_bytes() too.
         RuntimeError when a capture led to material without a table (set_subtable); OverflowError when a
         value does not fit an entry."""
         self._share_by(threads)
@@ -227,7 +229,9 @@ cdef class TbTable:
             step = {"step": "values", "order": 0, "pass": 1, "passes": 0}
         if step["step"] == "values":
             self._decide_values(step, progress, checkpoint)
-            self._mark_draws()
+            step.update({"step": "marks", "pass": 0})
+        if step["step"] == "marks":
+            self._mark_draws(step, checkpoint)
             step.update({"step": "distances", "pass": 0})
             if checkpoint is not None:
                 checkpoint.passed(self, step)
@@ -391,38 +395,65 @@ cdef class TbTable:
             total = tb_run_share(&self.helpers[t], job, d, t, self.threads)
         totals[t] = total
 
-    def _mark_draws(self):
+    def _mark_draws(self, step, checkpoint):
         """Step 4: the exposure bound for each side it applies to, what is still unknown a draw, and the
         draws a ruling might still change marked (tb_rules.pxi, parts B and C; the safe sides' passes
-        shared by the threads)."""
+        shared by the threads); from `step`'s pass of the safe sides on (0: from the start; later, the
+        safe sides' arrays loaded by checkpoint, which may save after each pass)."""
         cdef int s
         cdef int64_t changed
-        for s in range(2):
-            self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
         try:
-            if self.gen.safe[0] == NULL or self.gen.safe[1] == NULL:
-                raise MemoryError()
-            for s in range(2):
-                memset(self.gen.safe[s], 0, self.lay.size)
-            for s in range(2):
-                if bound_applies(&self.gen, s):
-                    self._expose(s)
-            with nogil:
-                tb_finish(&self.gen)
-                tb_safety_start(&self.gen)
-            self._run(TB_JOB_SAFETY, 0)
+            if step["pass"] == 0:
+                self._allocate_safe()
+                for s in range(2):
+                    memset(self.gen.safe[s], 0, self.lay.size)
+                for s in range(2):
+                    if bound_applies(&self.gen, s):
+                        self._expose(s)
+                with nogil:
+                    tb_finish(&self.gen)
+                    tb_safety_start(&self.gen)
+                self._run(TB_JOB_SAFETY, 0)
+                step["pass"] = 1
+                if checkpoint is not None:
+                    checkpoint.passed(self, step)
             while True:
                 with nogil:
                     changed = tb_safety_round(&self.gen)
                 if changed == 0:
                     break
                 self._run(TB_JOB_SAFETY, 1)
+                step["pass"] += 1
+                if checkpoint is not None:
+                    checkpoint.passed(self, step)
             with nogil:
                 tb_flag_rule_draws(&self.gen)
         finally:
             for s in range(2):
                 free(self.gen.safe[s])
                 self.gen.safe[s] = NULL
+
+    def _allocate_safe(self):
+        cdef int s
+        for s in range(2):
+            if self.gen.safe[s] == NULL:
+                self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
+                if self.gen.safe[s] == NULL:
+                    raise MemoryError()
+
+    def safe_bytes(self, int side):
+        """While the draws are marked (step 4): the safe sides' array of one side to move, a byte per
+        entry, read in place."""
+        if self.gen.safe[0] == NULL or self.gen.safe[1] == NULL:
+            raise ValueError("the table is not marking its draws")
+        return array_bytes(self, self.gen.safe[side & 1], self.lay.size)
+
+    def load_safe(self, int side, const unsigned char[:] data):
+        """Set one side's safe sides' array from safe_bytes' form (a save of a generation while marking)."""
+        if data.shape[0] != self.lay.size:
+            raise ValueError(f"expected {self.lay.size} bytes of safe sides, got {data.shape[0]}")
+        self._allocate_safe()
+        memcpy(self.gen.safe[side & 1], &data[0], self.lay.size)
 
     def _expose(self, int side):
         """Part B for one side: the relaxed rulings' rounds from the first order not used, then their

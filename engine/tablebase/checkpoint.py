@@ -10,7 +10,8 @@ the start: the largest tables take longer than many runs last.
                    depends on (the kernel's build and the sub-tables' files), the step reached, the
                    generator's scalars, the seconds spent so far, and the sections that follow
     then           the sections, raw: the values with Red to move, with Black to move (2 bytes per
-                   entry), then the distances to conversion likewise (a byte per entry) once begun
+                   entry), then, while the draws are marked, their safe sides (a byte per entry),
+                   or the distances to conversion likewise once begun
     last 32 bytes  SHA-256 of everything before them
 
 A save is made at the end of a pass once SAVE_EVERY seconds have passed since the generation began or was
@@ -94,6 +95,8 @@ class Checkpoint:
 
     def save(self, table: "_core.TbTable", step: dict) -> None:
         sections = [("values", side, table.values_bytes(side)) for side in (0, 1)]
+        if step["step"] == "marks":
+            sections += [("safe", side, table.safe_bytes(side)) for side in (0, 1)]
         if table.has_dtc:
             sections += [("dtc", side, table.dtc_bytes(side)) for side in (0, 1)]
         header = {"material": self.material, "entries": table.size, "depends_on": self.depends_on,
@@ -150,6 +153,8 @@ class Checkpoint:
                 data = _read(handle, length, digest)
                 if what == "values":
                     table.load_values(side, data)
+                elif what == "safe":
+                    table.load_safe(side, data)
                 else:
                     table.load_dtc(side, data, header["scalars"]["dtc_limit"])
                 del data
@@ -180,7 +185,8 @@ def describe_save(path: Path) -> Optional[str]:
 
 def _where(step: dict) -> str:
     """A step of TbTable.generate, for a person."""
-    stage = f"values of order {step['order']}" if step["step"] == "values" else "distances to conversion"
+    stage = {"values": f"values of order {step['order']}", "marks": "marks of the draws"}.get(
+        step["step"], "distances to conversion")
     return f"{stage}, pass {step['pass']}"
 
 

@@ -72,14 +72,16 @@ def uninterrupted(krkn_subs):
 def test_the_saves_cover_every_step(uninterrupted):
     _, _, steps = uninterrupted
     kinds = {(step["step"], step["order"] if step["step"] == "values" else None, step["pass"] > 0) for step in steps}
-    assert {("values", 0, True), ("values", 1, True), ("distances", None, False), ("distances", None, True)} <= kinds
+    assert {("values", 0, True), ("values", 1, True), ("marks", None, True), ("distances", None, False),
+            ("distances", None, True)} <= kinds
 
 
-@pytest.mark.parametrize("where", ["first", "order 1", "values final", "distances", "last"])
+@pytest.mark.parametrize("where", ["first", "order 1", "marks", "values final", "distances", "last"])
 def test_a_generation_resumed_from_any_save_is_the_uninterrupted_one(krkn_subs, uninterrupted, tmp_path, where):
     expected, passes, steps = uninterrupted
     stop_after = {"first": 1, "last": len(steps),
                   "order 1": next(n for n, s in enumerate(steps, 1) if s["step"] == "values" and s["order"] == 1),
+                  "marks": next(n for n, s in enumerate(steps, 1) if s["step"] == "marks"),
                   "values final": next(n for n, s in enumerate(steps, 1) if s["step"] == "distances"),
                   "distances": len(steps) - 3}[where]
     path = tmp_path / "KRKN.jjtb-partial"
