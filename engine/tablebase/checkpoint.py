@@ -41,7 +41,7 @@ VERSION = 1
 #: table of the set (1.1 GB of arrays) takes a few seconds.
 SAVE_EVERY = 20 * 60.0
 _PREFIX = struct.Struct("<8sII")
-_DIGEST = 32
+_DIGEST = hashlib.sha256().digest_size     # this file's, and the one a table file ends with (fileformat)
 _CHUNK = 1 << 24
 
 
