@@ -108,6 +108,19 @@ def read_table(directory: Path, material: Material, as_subtable: bool = False) -
     return load_table(path, material, as_subtable)
 
 
+def wired_table(directory: Path, material: Material) -> tuple["_core.TbTable", list[Path]]:
+    """A material's empty table, each capture wired to its sub-table read from the folder (they must be
+    built already: MissingTableError otherwise), and the files of those sub-tables."""
+    table = new_table(material)
+    read: dict[Material, "_core.TbTable"] = {}
+    for side, ptype, after in material.captures():
+        canon, flipped = after.canonical()
+        if canon.has_attackers and canon not in read:
+            read[canon] = read_table(directory, canon, as_subtable=True)
+        table.set_subtable(side, ptype, read.get(canon), flipped)
+    return table, [table_path(directory, sub) for sub in read]
+
+
 def build_table(directory: Path, material: Material, verify: bool = False,
                 progress: Optional[Callable[[str], None]] = None, threads: int = 1) -> BuildReport:
     """Build one table into a folder, or reuse its file there, reading the sub-tables it needs from their
@@ -136,15 +149,7 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
     """1. Read and wire the sub-tables; 2. generate, from the save of a generation stopped before if there
     is one (engine.tablebase.checkpoint); 3. verify (if asked); 4. write."""
     peak = PeakMemory()
-    table = new_table(material)
-    read: dict[Material, "_core.TbTable"] = {}
-    for side, ptype, after in material.captures():
-        canon, flipped = after.canonical()
-        if canon.has_attackers and canon not in read:
-            read[canon] = read_table(directory, canon, as_subtable=True)
-        table.set_subtable(side, ptype, read.get(canon), flipped)
-    sub_table_files = [table_path(directory, sub) for sub in read]
-    del read
+    table, sub_table_files = wired_table(directory, material)
     say(f"{material.name}: generating {table.size:,} entries per side "
         f"(about {peak_bytes(material) / 2**20:,.0f} MiB at the peak)")
     checkpoint = Checkpoint(partial_path(path), material.name, sub_table_files, say)

@@ -7,7 +7,8 @@ import pytest
 
 from engine.tablebase import build_tables
 from engine.tablebase import checkpoint as checkpoint_module
-from engine.tablebase.build import build_table, load_table, new_table, read_table, table_path
+from engine.tablebase import build
+from engine.tablebase.build import build_table, load_table, table_path
 from engine.tablebase.checkpoint import Checkpoint, describe_save, partial_path
 from engine.tablebase.fileformat import DTC_LIMIT
 from engine.tablebase.material import Material
@@ -46,14 +47,7 @@ def krkn_subs(tmp_path_factory):
 
 def wired_table(directory):
     """KRKN's empty table with its sub-tables, and their files."""
-    table = new_table(KRKN)
-    subs = {}
-    for side, ptype, after in KRKN.captures():
-        canon, flipped = after.canonical()
-        if canon.has_attackers and canon not in subs:
-            subs[canon] = read_table(directory, canon, as_subtable=True)
-        table.set_subtable(side, ptype, subs.get(canon), flipped)
-    return table, [table_path(directory, sub) for sub in subs]
+    return build.wired_table(directory, KRKN)
 
 
 def arrays(table):
