@@ -80,6 +80,7 @@ cdef struct TbGen:
     uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
                                 # exposure bound is verified: its attractor
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
+    int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
 
 
 cdef inline int rank_key(int v) noexcept nogil:

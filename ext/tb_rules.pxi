@@ -452,9 +452,20 @@ cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
 
 
 cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
-    """A predecessor (on the board, side u to move) of an entry that lost a side."""
-    if G.values[u][j] == TB_DRAW and (G.safe[u][j] & SAFE_BOTH):
-        update_safety(G, u, j)
+    """A predecessor (on the board, side u to move) of a draw that lost a side, whose safe sides are now
+    G.unmoved_safe. Only what that successor decides is tested again: the other side, safe only if every
+    move into a draw keeps it safe, loses its side at once; the mover, if the successor is no longer safe
+    for it, needs another move that holds (the first found will do)."""
+    cdef int other_bit = 1 << (u ^ 1), mover_bit = 1 << u
+    cdef int lost
+    if G.values[u][j] != TB_DRAW:
+        return
+    lost = G.safe[u][j] & SAFE_BOTH & ~G.unmoved_safe
+    if (lost & mover_bit) and safety_of(G, G.pos, mover_bit):
+        lost &= other_bit
+    if lost:
+        tb_clear_bits(&G.safe[u][j], lost)
+        tb_set_bits(&G.safe[u][j], SAFE_CHANGED)
 
 
 cdef inline int marked_sides(TbGen* G, int unsafe, int safe_bits) noexcept nogil:
@@ -488,6 +499,7 @@ cdef int64_t safety_range(TbGen* G, bint frontier, int64_t first, int64_t end) n
         if frontier:
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
+                    G.unmoved_safe = G.safe[s][index] & SAFE_BOTH
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
         elif (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
