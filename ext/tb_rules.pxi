@@ -112,34 +112,29 @@ cdef int reply_keeps(TbGen* G, Pos* p, int move, int kinds) noexcept nogil:
 
 cdef int kinds_to_move(TbGen* G, Pos* p, int current, bint fresh) noexcept nogil:
     """m(X) of the position on the board (S to move, undecided), at most `current`; U of each successor
-    computed from the masks as they stand (kinds_kept), or, unless `fresh`, taken at its most."""
-    cdef MoveList ml
-    cdef int o = p.side ^ 1
-    cdef int k, v, u, side, move, acc = current
+    computed from the masks as they stand (kinds_kept), or, unless `fresh`, taken at its most. The moves'
+    legality is tested as they are read (the first move with no kind ends it)."""
+    cdef LegalMoves lm
+    cdef int move, u, acc = current
     cdef bint moved = False
-    cdef int64_t index
-    gen_legal(p, &ml)
-    for k in range(ml.count):
-        move = ml.moves[k]
-        if p.board[move_to(move)]:
-            if opponent_win_before(successor_value(G, p, move), G.order):
-                continue
-            return 0                           # a capture: an escape from every cycle
-        make_move(p, move)
-        index = tb_index_of(G.lay, p, False, &side)
-        v = G.values[o][index]
-        u = acc
-        if fresh and not opponent_win_before(v, G.order):
-            u = kinds_kept(G, p, acc)
-        unmake_move(p)
-        if opponent_win_before(v, G.order):
+    start_legal(p, &lm, False)
+    move = next_legal(p, &lm)
+    while move:
+        if opponent_win_before(successor_value(G, p, move), G.order):
+            move = next_legal(p, &lm)
             continue
-        acc &= u
+        if p.board[move_to(move)]:
+            return 0                           # a capture: an escape from every cycle
+        if fresh:
+            make_move(p, move)
+            acc &= kinds_kept(G, p, acc)
+            unmake_move(p)
         if acc:
             acc &= move_kinds(G, p, move, (acc & ~TB_KIND_CHECK) != 0)
         if acc == 0:
             return 0
         moved = True
+        move = next_legal(p, &lm)
     return acc if moved else 0
 
 
@@ -179,7 +174,10 @@ cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
         G.kinds[s][index] = 0
         if undecided_at(G.values[s][index], G.order) and tb_decode(G.lay, index, G.pos):
             G.pos.side = s
+            G.here = index
+            G.here_mirrored = False
             G.kinds[s][index] = kinds_to_move(G, G.pos, valid, False)
+            G.here = -1
             changed = changed or G.kinds[s][index] != 0
     # 2. Passes over the candidates, each U computed from the masks as they stand, until none falls: the
     #    greatest fixed point (the masks only fall, from above it).
@@ -189,7 +187,10 @@ cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
             if G.kinds[s][index]:
                 tb_decode(G.lay, index, G.pos)
                 G.pos.side = s
+                G.here = index
+                G.here_mirrored = False
                 new = kinds_to_move(G, G.pos, G.kinds[s][index], True)
+                G.here = -1
                 if new != G.kinds[s][index]:
                     G.kinds[s][index] = new
                     changed = True
@@ -357,8 +358,8 @@ cdef inline int draw_safety(int v) noexcept nogil:
     return -1
 
 
-cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
-    """The safe sides (board colours) of the position just reached, -1 when it is not a draw."""
+cdef int successor_safety(TbGen* G, Pos* p, int move, int captured) noexcept nogil:
+    """The safe sides (board colours) of the position just reached by `move`, -1 when it is not a draw."""
     cdef int v, side, safe
     cdef int64_t index
     if captured:
@@ -367,9 +368,10 @@ cdef int successor_safety(TbGen* G, Pos* p, int captured) noexcept nogil:
         if safe > 0 and G.sub[piece_side(captured)][PIECE_TYPE[captured]].flip:
             safe = ((safe & 1) << 1) | (safe >> 1)        # the sub-table's colours are the board's swapped
         return safe
-    index = tb_index_of(G.lay, p, False, &side)
+    index = successor_entry(G, p, p.board[move_to(move)])
     if index < 0:
         return -1
+    side = p.side
     if G.safe[0] == NULL:
         return draw_safety(G.values[side][index])       # the marks as stored (the verifier)
     if G.values[side][index] != TB_DRAW:
@@ -406,7 +408,7 @@ cdef int safety_of(TbGen* G, Pos* p, int wanted) noexcept nogil:
         move = ml.moves[k]
         captured = p.board[move_to(move)]
         make_move(p, move)
-        after = successor_safety(G, p, captured)
+        after = successor_safety(G, p, move, captured)
         unmake_move(p)
         if after < 0:
             continue
@@ -426,6 +428,52 @@ cdef int safety_of(TbGen* G, Pos* p, int wanted) noexcept nogil:
     return other_bit
 
 
+cdef bint mover_holds(TbGen* G, Pos* p, bint quiet_only) noexcept nogil:
+    """Whether the side to move at the drawn position on the board has a legal move (a quiet one, when
+    `quiet_only`) into a draw safe for it that holds quietly: its moves read until one does, the chase
+    test (the costly part) only on those into such draws."""
+    cdef LegalMoves lm
+    cdef int mover_bit = 1 << p.side
+    cdef int k, move, captured, after
+    start_legal(p, &lm, False)
+    for k in range(lm.pseudo.count):
+        move = lm.pseudo.moves[k]
+        if quiet_only and p.board[move_to(move)]:
+            continue
+        if not is_legal(p, move, lm.in_check, lm.king_sq):
+            continue
+        captured = tb_play(p, move)
+        after = successor_safety(G, p, move, captured)
+        tb_take_back(p, move, captured)
+        if after >= 0 and (after & mover_bit) and holds_quietly(p, move):
+            return True
+    return False
+
+
+cdef int first_safety(TbGen* G, Pos* p) noexcept nogil:
+    """The safe sides of the drawn position on the board in the first of the safe sides' passes, where a
+    quiet move's successor counts as still safe for the other side: the other side loses its side only by
+    a capture into a sub-table draw unsafe for it, and the mover keeps its side by one move that holds
+    (mover_holds). A successor that loses the other's side in this pass is in the next pass's frontier,
+    whose visits test this entry again (safety_visit)."""
+    cdef LegalMoves lm
+    cdef int mover_bit = 1 << p.side, other_bit = 1 << (p.side ^ 1)
+    cdef int safe = other_bit, move, captured, after
+    start_legal(p, &lm, True)
+    move = next_legal(p, &lm)
+    while move:
+        captured = tb_play(p, move)
+        after = successor_safety(G, p, move, captured)
+        tb_take_back(p, move, captured)
+        if after >= 0:
+            safe &= after | mover_bit
+            safe |= after & mover_bit
+        move = next_legal(p, &lm)
+    if not (safe & mover_bit) and mover_holds(G, p, True):
+        safe |= mover_bit
+    return safe
+
+
 cdef extern from *:
     """
     /* A byte's bits cleared or set at once, so that threads marking the same entry lose no mark. */
@@ -440,14 +488,12 @@ cdef extern from *:
     void tb_set_bits(uint8_t* byte, uint8_t bits) nogil
 
 
-cdef inline void update_safety(TbGen* G, int s, int64_t index) noexcept nogil:
-    """Recompute the safe sides of a drawn entry (decoded on the board, side s to move); mark a loss. The
-    passes that call it may be shared by threads (safety_range): an entry is only ever cleared of sides,
-    and its bits are changed at once, so what two threads take from one entry is taken."""
-    cdef int old = G.safe[s][index] & SAFE_BOTH
-    cdef int new = safety_of(G, G.pos, old)
-    if new != old:
-        tb_clear_bits(&G.safe[s][index], old & ~new)
+cdef inline void clear_safety(TbGen* G, int s, int64_t index, int lost) noexcept nogil:
+    """Take the sides `lost` from a draw's safe sides (side s to move) and flag the change. The passes that
+    call it may be shared by threads (safety_range): an entry is only ever cleared of sides, and its bits
+    are changed at once, so what two threads take from one entry is taken."""
+    if lost:
+        tb_clear_bits(&G.safe[s][index], lost)
         tb_set_bits(&G.safe[s][index], SAFE_CHANGED)
 
 
@@ -461,11 +507,9 @@ cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
     if G.values[u][j] != TB_DRAW:
         return
     lost = G.safe[u][j] & SAFE_BOTH & ~G.unmoved_safe
-    if (lost & mover_bit) and safety_of(G, G.pos, mover_bit):
+    if (lost & mover_bit) and mover_holds(G, G.pos, False):
         lost &= other_bit
-    if lost:
-        tb_clear_bits(&G.safe[u][j], lost)
-        tb_set_bits(&G.safe[u][j], SAFE_CHANGED)
+    clear_safety(G, u, j, lost)
 
 
 cdef inline int marked_sides(TbGen* G, int unsafe, int safe_bits) noexcept nogil:
@@ -503,10 +547,13 @@ cdef int64_t safety_range(TbGen* G, bint frontier, int64_t first, int64_t end) n
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
         elif (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
+            G.here = index
+            G.here_mirrored = False
             for s in range(2):
                 if G.values[s][index] == TB_DRAW:
                     G.pos.side = s
-                    update_safety(G, s, index)
+                    clear_safety(G, s, index, SAFE_BOTH & ~first_safety(G, G.pos))
+            G.here = -1
     return 0
 
 
@@ -570,7 +617,7 @@ cdef int successor_for(TbGen* G, Pos* p, int move, int s, int64_t* index_out) no
     cdef int to_move
     make_move(p, move)
     if captured:
-        safe = successor_safety(G, p, captured)
+        safe = successor_safety(G, p, move, captured)
         v = capture_value(G, p, captured)
         to_move = p.side
         unmake_move(p)
