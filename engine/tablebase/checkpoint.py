@@ -173,12 +173,16 @@ class Checkpoint:
 
 
 def describe_save(path: Path) -> Optional[str]:
-    """Where the save at `path` stands, for a person ("values of order 0, pass 41, 1,238 s in"), without
-    checking it (resume does); None when there is none or its header cannot be read."""
+    """What will become of the save at `path`, for a person ("its generation was saved (values of order
+    0, pass 41, 1,238 s in) and goes on from there"), checking only its kernel (resume checks the rest);
+    None when there is none or its header cannot be read."""
     try:
         with open(path, "rb") as handle:
             header, _ = _read_header(handle, hashlib.sha256())
-        return f"{_where(header['step'])}, {header['seconds']:,.0f} s in"
+        where = f"{_where(header['step'])}, {header['seconds']:,.0f} s in"
+        if header["depends_on"]["kernel"] != kernel_digest():
+            return f"a save of its generation ({where}) was made by another build of the kernel: not used"
+        return f"its generation was saved ({where}) and goes on from there"
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

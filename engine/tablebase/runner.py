@@ -130,7 +130,7 @@ class _Run:
                 todo.append(table)
                 saved = describe_save(partial_path(path))
                 if saved:
-                    self.say(f"{table.name}: its generation was saved ({saved}) and goes on from there")
+                    self.say(f"{table.name}: {saved}")
                 continue
             self.done.add(table.name)
             self.state.found(table.name, table.entries, path.stat().st_size, header)

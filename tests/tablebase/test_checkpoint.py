@@ -117,6 +117,20 @@ def test_a_save_made_from_other_sub_table_files_is_not_used(krkn_subs, uninterru
     assert not path.exists() and any("other sub-table files" in message for message in messages)
 
 
+def test_a_save_made_by_another_build_of_the_kernel_is_said_unused_and_not_used(krkn_subs, tmp_path,
+                                                                                monkeypatch):
+    path = tmp_path / "KRKN.jjtb-partial"
+    table, files = wired_table(krkn_subs)
+    with pytest.raises(Stop):
+        table.generate(None, DTC_LIMIT, 1, SaveEveryPass(path, KRKN.name, files, stop_after=10))
+    monkeypatch.setattr(checkpoint_module, "kernel_digest", lambda: "0" * 64)
+    assert "another build of the kernel: not used" in describe_save(path)
+    table, _ = wired_table(krkn_subs)
+    messages = []
+    assert Checkpoint(path, KRKN.name, files, messages.append).resume(table) is None
+    assert not path.exists() and any("another kernel" in message for message in messages)
+
+
 def test_a_build_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
     """A build stopped after a save, run again, says so and writes the file an uninterrupted build writes."""
     build_tables(["KRK", "KNK"], tmp_path)
@@ -135,7 +149,7 @@ def test_a_build_goes_on_from_a_save_and_deletes_it(tmp_path, monkeypatch):
     with pytest.raises(Stop):
         build_table(tmp_path, KRKN)
     assert partial_path(path).exists() and not path.exists()
-    assert describe_save(partial_path(path)).startswith("values of order 0, pass 13, ")
+    assert describe_save(partial_path(path)).startswith("its generation was saved (values of order 0, pass 13, ")
     monkeypatch.setattr(Checkpoint, "save", original_save)
     stream = io.StringIO()
     assert run_build(BuildPlan.of_endings(["KRKN"]), tmp_path, stream=stream, terminal=False).complete
