@@ -287,12 +287,17 @@ cdef class TbTable:
                 tb_dtc_open(&self.gen)
             self._run(TB_JOB_DTC_START)
             d = 1
-        while d <= self.gen.dtc_limit and d - 1 <= self.gen.dtc_highest:   # nothing at d - 1: nothing follows
-            self._run(TB_JOB_DTC, d)
-            d += 1
-            step["pass"] = d
-            if checkpoint is not None:
-                checkpoint.passed(self, step)
+        try:
+            self._allocate_candidates()
+            while d <= self.gen.dtc_limit and d - 1 <= self.gen.dtc_highest:   # nothing at d - 1: nothing follows
+                self._run(TB_JOB_DTC, d)
+                self._run(TB_JOB_DTC_LOSSES, d)
+                d += 1
+                step["pass"] = d
+                if checkpoint is not None:
+                    checkpoint.passed(self, step)
+        finally:
+            self._free_candidates()
         with nogil:
             tb_dtc_close(&self.gen)
 
@@ -309,18 +314,38 @@ cdef class TbTable:
         `step`'s pass on when given (kept up to date, with its count of passes, for checkpoint)."""
         cdef int d = step["pass"] if step is not None else 1
         cdef int64_t frontier
-        while d - 1 <= self.gen.max_distance[self.gen.order]:
-            frontier = self._run(TB_JOB_RETRO, d)
-            if self.gen.overflow:
-                raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
-            if progress is not None:
-                progress(d, frontier)
-            d += 1
-            if step is not None:
-                step["pass"] = d
-                step["passes"] += 1
-                if checkpoint is not None:
-                    checkpoint.passed(self, step)
+        try:
+            self._allocate_candidates()
+            while d - 1 <= self.gen.max_distance[self.gen.order]:
+                frontier = self._run(TB_JOB_RETRO, d)
+                if (d - 1) % 2 == 1:
+                    self._run(TB_JOB_LOSSES, d)
+                if self.gen.overflow:
+                    raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
+                if progress is not None:
+                    progress(d, frontier)
+                d += 1
+                if step is not None:
+                    step["pass"] = d
+                    step["passes"] += 1
+                    if checkpoint is not None:
+                        checkpoint.passed(self, step)
+        finally:
+            self._free_candidates()
+
+    def _allocate_candidates(self):
+        """The candidates' arrays of the passes (TbGen.candidates), none set."""
+        cdef int s
+        for s in range(2):
+            self.gen.candidates[s] = <uint8_t*>calloc(self.lay.size, 1)
+            if self.gen.candidates[s] == NULL:
+                raise MemoryError()
+
+    def _free_candidates(self):
+        cdef int s
+        for s in range(2):
+            free(self.gen.candidates[s])
+            self.gen.candidates[s] = NULL
 
     def _rule_round(self):
         """The positions lost now by the rulings of this round, then the entries whose captures lead to

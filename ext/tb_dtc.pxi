@@ -156,19 +156,16 @@ cdef int64_t dtc_start_range(TbGen* G, int64_t first, int64_t end) noexcept nogi
 
 cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
     """Step 2 for one predecessor (on the board, side u to move) of an entry settled at d - 1, which is a
-    loss for its side when G.dtc_from_loss. An open entry is left as it is, never written open: another
-    range of the pass may have settled it meanwhile (dtc_range)."""
+    loss for its side when G.dtc_from_loss: a winner is settled at d; a loser is a candidate, looked at
+    once after the pass (dtc_losses_range)."""
     cdef int v = G.values[u][j]
-    cdef int dtc
     if G.dtc[u][j] != TB_DTC_OPEN:
         return
     if G.dtc_from_loss:
         if order0_decided(v) and v % 2 == 1:
             dtc_set(G, u, j, d)
     elif order0_decided(v) and v % 2 == 0:
-        dtc = dtc_minimax(G, G.pos, False)
-        if dtc != TB_DTC_OPEN:
-            dtc_set(G, u, j, dtc)
+        G.candidates[u][j] = 1          # settled once after the pass (dtc_losses_range)
 
 
 cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
@@ -193,6 +190,36 @@ cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nog
             unmove_entry(G, index, s, d, TB_VISIT_DTC)
             frontier += 1
     return frontier
+
+
+cdef int64_t dtc_losses_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
+    """After a pass, over entries first .. end - 1: each loser it reached settled once every move is
+    (dtc_minimax); returns 0. Every successor a loser's distance is taken from is settled for good, so
+    settling it after the pass gives what settling it during the pass gave: a successor settled at d in
+    the pass puts it at d + 1, in the next pass's frontier either way. An open entry is left open, never
+    written: another range may have settled it meanwhile."""
+    cdef int64_t index
+    cdef int s, dtc
+    cdef bint decoded
+    for index in range(first, end):
+        if not (G.candidates[0][index] or G.candidates[1][index]):
+            continue
+        decoded = False
+        for s in range(2):
+            if not G.candidates[s][index]:
+                continue
+            G.candidates[s][index] = 0
+            if not decoded:
+                tb_decode(G.lay, index, G.pos)
+                decoded = True
+            G.pos.side = s
+            G.here = index
+            G.here_mirrored = False
+            dtc = dtc_minimax(G, G.pos, False)
+            G.here = -1
+            if dtc != TB_DTC_OPEN:
+                dtc_set(G, s, index, dtc)
+    return 0
 
 
 cdef void tb_dtc_close(TbGen* G) noexcept nogil:

@@ -79,6 +79,8 @@ cdef struct TbGen:
     int sub_marked              # the sides (board colours) some sub-table draw is marked for
     uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
                                 # exposure bound is verified: its attractor
+    uint8_t* candidates[2]      # while a pass from wins runs: the predecessors to examine for a loss,
+                                # each once, after it (retro_visit, losses_range)
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
     int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
 
@@ -368,14 +370,16 @@ cdef inline bint steps_back(Pos* p, int piece, int q, int cur) noexcept nogil:
 
 
 cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
-    """Step 2 for one predecessor (on the board, side u to move) of an entry decided at (G.order, d - 1)."""
+    """Step 2 for one predecessor (on the board, side u to move) of an entry decided at (G.order, d - 1): a
+    win, or, from a win, a candidate for a loss (examined once after the pass, however many of its
+    successors the pass reaches it from)."""
     cdef int v = G.values[u][j]
     cdef int key = (G.order << 16) | d
     if (d - 1) % 2 == 0:
         if v == TB_UNKNOWN or (tb_is_decided(v) and tb_distance(v) % 2 == 1 and rank_key(v) > key):
             tb_set(G, u, j, key_value(G, key))
     elif v == TB_UNKNOWN:
-        tb_set(G, u, j, proven_loss(G, G.pos, d - 1))
+        G.candidates[u][j] = 1
 
 
 cdef int group_of_piece(TbLayout* L, int piece) noexcept nogil:
@@ -533,6 +537,36 @@ cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept n
                 unmove_entry(G, index, s, d, TB_VISIT_RETRO)
                 frontier += 1
     return frontier
+
+
+cdef int64_t losses_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
+    """After a pass from the wins at (G.order, d - 1), over entries first .. end - 1: each candidate a loss
+    if every move leads to a decided win of the opponent (proven_loss); returns how many. The wins it
+    tests are at d - 1 or nearer and the pass wrote none, so this gives what testing each candidate during
+    the pass gave."""
+    cdef int64_t index, found = 0
+    cdef int s, v
+    cdef bint decoded
+    for index in range(first, end):
+        if not (G.candidates[0][index] or G.candidates[1][index]):
+            continue
+        decoded = False
+        for s in range(2):
+            if not G.candidates[s][index]:
+                continue
+            G.candidates[s][index] = 0
+            if not decoded:
+                tb_decode(G.lay, index, G.pos)
+                decoded = True
+            G.pos.side = s
+            G.here = index
+            G.here_mirrored = False
+            v = proven_loss(G, G.pos, d - 1)
+            G.here = -1
+            if v != TB_UNKNOWN:
+                tb_set(G, s, index, v)
+                found += 1
+    return found
 
 
 cdef void tb_start_distances(TbGen* G) noexcept nogil:
