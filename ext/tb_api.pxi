@@ -438,7 +438,7 @@ cdef class TbTable:
                 with nogil:
                     tb_finish(&self.gen)
                     tb_safety_start(&self.gen)
-                self._run(TB_JOB_SAFETY, 0)
+                self._run(TB_JOB_SAFETY, SAFETY_FIRST)
                 step["pass"] = 1
                 if checkpoint is not None:
                     checkpoint.passed(self, step)
@@ -447,7 +447,8 @@ cdef class TbTable:
                     changed = tb_safety_round(&self.gen)
                 if changed == 0:
                     break
-                self._run(TB_JOB_SAFETY, 1)
+                self._run(TB_JOB_SAFETY, SAFETY_FRONTIER)
+                self._run(TB_JOB_SAFETY, SAFETY_RECHECK)
                 step["pass"] += 1
                 if checkpoint is not None:
                     checkpoint.passed(self, step)

@@ -347,6 +347,10 @@ cdef enum:
     SAFE_BOTH = 3            # bit 1 << side: that side is (still) safe
     SAFE_CHANGED = 4         # lost a side in this round
     SAFE_FRONTIER = 8        # lost a side in the previous round
+    SAFE_RECHECK = 0x40      # the mover's side to be looked at again after this pass (safety_visit)
+    SAFETY_FIRST = 0         # the kinds of the safe sides' passes (safety_range)
+    SAFETY_FRONTIER = 1
+    SAFETY_RECHECK = 2
 
 
 cdef inline int draw_safety(int v) noexcept nogil:
@@ -501,15 +505,15 @@ cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
     """A predecessor (on the board, side u to move) of a draw that lost a side, whose safe sides are now
     G.unmoved_safe. Only what that successor decides is tested again: the other side, safe only if every
     move into a draw keeps it safe, loses its side at once; the mover, if the successor is no longer safe
-    for it, needs another move that holds (the first found will do)."""
-    cdef int other_bit = 1 << (u ^ 1), mover_bit = 1 << u
+    for it, needs another move that holds: looked for once after the pass (SAFETY_RECHECK), however many
+    successors the pass reaches it from."""
     cdef int lost
     if G.values[u][j] != TB_DRAW:
         return
     lost = G.safe[u][j] & SAFE_BOTH & ~G.unmoved_safe
-    if (lost & mover_bit) and mover_holds(G, G.pos, False):
-        lost &= other_bit
-    clear_safety(G, u, j, lost)
+    if lost & (1 << u):
+        tb_set_bits(&G.safe[u][j], SAFE_RECHECK)
+    clear_safety(G, u, j, lost & (1 << (u ^ 1)))
 
 
 cdef inline int marked_sides(TbGen* G, int unsafe, int safe_bits) noexcept nogil:
@@ -532,20 +536,39 @@ cdef void tb_safety_start(TbGen* G) noexcept nogil:
                 SAFE_BOTH if G.values[s][index] == TB_DRAW else 0)
 
 
-cdef int64_t safety_range(TbGen* G, bint frontier, int64_t first, int64_t end) noexcept nogil:
-    """One pass of the safe sides over entries first .. end - 1: every draw's (the first pass), or the
-    predecessors of the frontier's (the entries that lost a side in the round before). The greatest fixed
-    point the passes reach does not depend on the order in which entries are looked at, so a pass can be
-    shared by threads (tb_run_share); returns 0."""
+cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexcept nogil:
+    """One pass of the safe sides over entries first .. end - 1: every draw's (SAFETY_FIRST), the
+    predecessors of the frontier's (SAFETY_FRONTIER: the entries that lost a side in the round before), or
+    the movers those left to look at again (SAFETY_RECHECK). The greatest fixed point the passes reach does
+    not depend on the order in which entries are looked at, so a pass can be shared by threads
+    (tb_run_share); returns 0."""
     cdef int64_t index
     cdef int s
+    cdef bint decoded
     for index in range(first, end):
-        if frontier:
+        if kind == SAFETY_FRONTIER:
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
                     G.unmoved_safe = G.safe[s][index] & SAFE_BOTH
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
+        elif kind == SAFETY_RECHECK:
+            decoded = False
+            for s in range(2):
+                if not (G.safe[s][index] & SAFE_RECHECK):
+                    continue
+                tb_clear_bits(&G.safe[s][index], SAFE_RECHECK)
+                if not (G.safe[s][index] & (1 << s)):
+                    continue
+                if not decoded:
+                    tb_decode(G.lay, index, G.pos)
+                    decoded = True
+                G.pos.side = s
+                G.here = index
+                G.here_mirrored = False
+                if not mover_holds(G, G.pos, False):
+                    clear_safety(G, s, index, 1 << s)
+                G.here = -1
         elif (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
             G.here = index
             G.here_mirrored = False

@@ -16,7 +16,7 @@ cdef enum:
     TB_JOB_RECHECK = 2
     TB_JOB_DTC_START = 3
     TB_JOB_DTC = 4
-    TB_JOB_SAFETY = 5                 # d = 0: the first pass over every draw; 1: over the frontier
+    TB_JOB_SAFETY = 5                 # d: the kind of pass (SAFETY_FIRST, SAFETY_FRONTIER, SAFETY_RECHECK)
     TB_JOB_LOSSES = 6                 # after a retrograde pass from wins: its loss candidates
     TB_JOB_DTC_LOSSES = 7             # after a pass of the distance to conversion: its losers
 
@@ -31,7 +31,7 @@ cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) 
     if job == TB_JOB_DTC_START:
         return dtc_start_range(G, first, end)
     if job == TB_JOB_SAFETY:
-        return safety_range(G, d == 1, first, end)
+        return safety_range(G, d, first, end)
     if job == TB_JOB_LOSSES:
         return losses_range(G, d, first, end)
     if job == TB_JOB_DTC_LOSSES:
