@@ -31,9 +31,9 @@ from .material import Material, dependencies, sub_tables
 
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
 #: either the byte arrays of the rulings and the marks (up to 1 + 1 and 1 + 1, while the exposure bound
-#: runs) or the two arrays of the distance to conversion (1 + 1) and, while the file is written, the
-#: compressed blocks (under 1; the arrays are compressed in place). Measured 6.3 to 8.9 before the
-#: distance to conversion (docs/tablebases.md#memory).
+#: runs), or the passes' candidates (1 + 1) with, in the distance to conversion's, its two arrays (1 + 1),
+#: which stay while the file is written with its compressed blocks (under 1; the arrays are compressed in
+#: place). Measured 6.3 to 8.9 before the distance to conversion (docs/tablebases.md#memory).
 BYTES_PER_ENTRY = 8
 #: Bytes per entry of each sub-table read from disk while a table is built: its two value arrays, and a bit
 #: per side for whether an entry has a distance to conversion (load_table's as_subtable).
