@@ -634,7 +634,7 @@ cdef bint entry_holds(TbGen* G, Pos* p, int v) noexcept nogil:
     if expected == TB_UNKNOWN and draw_safety(v) >= 0:
         # A draw: each side its mark calls safe must be safe by its successors' marks (the sides the
         # exposure bound applies to: tb_verify_bound).
-        return (draw_safety(v) & locally_checked(G) & ~safety_of(G, p, SAFE_BOTH)) == 0
+        return (draw_safety(v) & locally_checked(G) & ~safety_of(G, p)) == 0
     return v == expected
 
 

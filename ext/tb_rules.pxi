@@ -115,7 +115,7 @@ cdef int kinds_to_move(TbGen* G, Pos* p, int current, bint fresh) noexcept nogil
     computed from the masks as they stand (kinds_kept), or, unless `fresh`, taken at its most. The moves'
     legality is tested as they are read (the first move with no kind ends it)."""
     cdef LegalMoves lm
-    cdef int move, u, acc = current
+    cdef int move, acc = current
     cdef bint moved = False
     start_legal(p, &lm, False)
     move = next_legal(p, &lm)
@@ -394,21 +394,19 @@ cdef bint holds_quietly(Pos* p, int move) noexcept nogil:
     return quiet
 
 
-cdef int safety_of(TbGen* G, Pos* p, int wanted) noexcept nogil:
-    """Of the sides in `wanted`, those safe at the drawn position on the board, from its successors' (see
-    above); a side not wanted is not looked for. The chase test, the costly part, runs only on the moves
-    into draws safe for the mover, until one holds quietly: at once when the other side is not (or no
-    longer) looked for, else once every move is read."""
+cdef int safety_of(TbGen* G, Pos* p) noexcept nogil:
+    """The sides safe at the drawn position on the board by the rule above, from its successors' marks as
+    stored (the verifier's test). The chase test, the costly part, runs only on the moves into draws safe
+    for the mover, until one holds quietly: at once when the other side is no longer safe, else once every
+    move is read."""
     cdef MoveList ml
     cdef int candidates[MAX_MOVES]
     cdef int s = p.side
-    cdef int mover_bit = (1 << s) & wanted, other_bit = (1 << (s ^ 1)) & wanted
+    cdef int mover_bit = 1 << s, other_bit = 1 << (s ^ 1)
     cdef int k, n = 0, move, captured, after
     gen_legal(p, &ml)
     # 1. The successors' marks: the other side must be safe after every move into a draw.
     for k in range(ml.count):
-        if not (mover_bit or other_bit):
-            break
         move = ml.moves[k]
         captured = p.board[move_to(move)]
         make_move(p, move)
