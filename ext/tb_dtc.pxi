@@ -178,7 +178,8 @@ cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nog
     cdef int64_t index, frontier = 0
     cdef int s
     cdef bint decoded
-    for index in range(first, end):
+    index = next_with_byte(G.dtc, d - 1, first, end)
+    while index < end:
         decoded = False
         for s in range(2):
             if G.dtc[s][index] != d - 1:
@@ -189,6 +190,7 @@ cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nog
             G.dtc_from_loss = G.values[s][index] % 2 == 0
             unmove_entry(G, index, s, d, TB_VISIT_DTC)
             frontier += 1
+        index = next_with_byte(G.dtc, d - 1, index + 1, end)
     return frontier
 
 
@@ -201,9 +203,8 @@ cdef int64_t dtc_losses_range(TbGen* G, int64_t first, int64_t end) noexcept nog
     cdef int64_t index
     cdef int s, dtc
     cdef bint decoded
-    for index in range(first, end):
-        if not (G.candidates[0][index] or G.candidates[1][index]):
-            continue
+    index = next_with_bits(G.candidates, 0xFF, first, end)
+    while index < end:
         decoded = False
         for s in range(2):
             if not G.candidates[s][index]:
@@ -219,6 +220,7 @@ cdef int64_t dtc_losses_range(TbGen* G, int64_t first, int64_t end) noexcept nog
             G.here = -1
             if dtc != TB_DTC_OPEN:
                 dtc_set(G, s, index, dtc)
+        index = next_with_bits(G.candidates, 0xFF, index + 1, end)
     return 0
 
 

@@ -34,6 +34,72 @@ cdef enum:
     TB_VISIT_DTC = 3
 
 
+# A pass looks for a few entries among many: eight bytes of its arrays are skipped at a time where none
+# can be what it looks for (a test with no false negatives; the entries it lets through are tested one
+# by one).
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    static inline uint64_t tb_word(const void* p) { uint64_t w; memcpy(&w, p, 8); return w; }
+    /* Whether one of the four 16-bit words at p equals v (exact: some lane of w is zero). */
+    static inline int tb_has16(const uint16_t* p, uint16_t v) {
+        uint64_t w = tb_word(p) ^ (0x0001000100010001ULL * v);
+        return ((w - 0x0001000100010001ULL) & ~w & 0x8000800080008000ULL) != 0;
+    }
+    /* Whether one of the eight bytes at p equals v. */
+    static inline int tb_has8(const uint8_t* p, uint8_t v) {
+        uint64_t w = tb_word(p) ^ (0x0101010101010101ULL * v);
+        return ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0;
+    }
+    /* Whether one of the eight bytes at p has one of the bits. */
+    static inline int tb_has_bits8(const uint8_t* p, uint8_t bits) {
+        return (tb_word(p) & (0x0101010101010101ULL * bits)) != 0;
+    }
+    """
+    bint tb_has16(const uint16_t* p, uint16_t v) nogil
+    bint tb_has8(const uint8_t* p, uint8_t v) nogil
+    bint tb_has_bits8(const uint8_t* p, uint8_t bits) nogil
+
+
+cdef inline int64_t next_with_value(uint16_t** arrays, int value, int64_t index, int64_t end) noexcept nogil:
+    """The first entry from `index` on, before `end`, where either side's value is `value`; else end."""
+    while index < end:
+        if index + 4 <= end and not tb_has16(&arrays[0][index], value) and not tb_has16(&arrays[1][index], value):
+            index += 4
+        elif arrays[0][index] == value or arrays[1][index] == value:
+            return index
+        else:
+            index += 1
+    return end
+
+
+cdef inline int64_t next_with_byte(uint8_t** arrays, int byte, int64_t index, int64_t end) noexcept nogil:
+    """The first entry from `index` on, before `end`, where either side's byte is `byte`; else end."""
+    while index < end:
+        if index + 8 <= end and not tb_has8(&arrays[0][index], byte) and not tb_has8(&arrays[1][index], byte):
+            index += 8
+        elif arrays[0][index] == byte or arrays[1][index] == byte:
+            return index
+        else:
+            index += 1
+    return end
+
+
+cdef inline int64_t next_with_bits(uint8_t** arrays, int bits, int64_t index, int64_t end) noexcept nogil:
+    """The first entry from `index` on, before `end`, where either side's byte has one of `bits`; else
+    end."""
+    while index < end:
+        if (index + 8 <= end and not tb_has_bits8(&arrays[0][index], bits)
+                and not tb_has_bits8(&arrays[1][index], bits)):
+            index += 8
+        elif (arrays[0][index] | arrays[1][index]) & bits:
+            return index
+        else:
+            index += 1
+    return end
+
+
 cdef int TB_HORSE_JUMPS[8]
 TB_HORSE_JUMPS[:] = [33, 31, -33, -31, 18, 14, -18, -14]
 
@@ -525,7 +591,8 @@ cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept n
     # The frontier's one value (most passes: a plain comparison per entry), or -1 where there are many: the
     # positions lost now by a ruling, distance 0 of an order >= 1, each with its kinds.
     cdef int frontier_value = tb_value_of(G.order, d - 1)
-    for index in range(first, end):
+    index = next_with_value(G.values, frontier_value, first, end) if frontier_value >= 0 else first
+    while index < end:
         decoded = False
         for s in range(2):
             v = G.values[s][index]
@@ -536,6 +603,7 @@ cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept n
                     decoded = True
                 unmove_entry(G, index, s, d, TB_VISIT_RETRO)
                 frontier += 1
+        index = next_with_value(G.values, frontier_value, index + 1, end) if frontier_value >= 0 else index + 1
     return frontier
 
 
@@ -547,9 +615,8 @@ cdef int64_t losses_range(TbGen* G, int d, int64_t first, int64_t end) noexcept 
     cdef int64_t index, found = 0
     cdef int s, v
     cdef bint decoded
-    for index in range(first, end):
-        if not (G.candidates[0][index] or G.candidates[1][index]):
-            continue
+    index = next_with_bits(G.candidates, 0xFF, first, end)
+    while index < end:
         decoded = False
         for s in range(2):
             if not G.candidates[s][index]:
@@ -566,6 +633,7 @@ cdef int64_t losses_range(TbGen* G, int d, int64_t first, int64_t end) noexcept 
             if v != TB_UNKNOWN:
                 tb_set(G, s, index, v)
                 found += 1
+        index = next_with_bits(G.candidates, 0xFF, index + 1, end)
     return found
 
 

@@ -534,6 +534,13 @@ cdef void tb_safety_start(TbGen* G) noexcept nogil:
                 SAFE_BOTH if G.values[s][index] == TB_DRAW else 0)
 
 
+cdef inline int64_t next_safety_entry(TbGen* G, int kind, int64_t index, int64_t end) noexcept nogil:
+    """The next entry a pass of the safe sides of this kind looks at (safety_range), from `index` on."""
+    if kind == SAFETY_FIRST:
+        return next_with_value(G.values, TB_DRAW, index, end)
+    return next_with_bits(G.safe, SAFE_FRONTIER if kind == SAFETY_FRONTIER else SAFE_RECHECK, index, end)
+
+
 cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexcept nogil:
     """One pass of the safe sides over entries first .. end - 1: every draw's (SAFETY_FIRST), the
     predecessors of the frontier's (SAFETY_FRONTIER: the entries that lost a side in the round before), or
@@ -543,7 +550,8 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
     cdef int64_t index
     cdef int s
     cdef bint decoded
-    for index in range(first, end):
+    index = next_safety_entry(G, kind, first, end)
+    while index < end:
         if kind == SAFETY_FRONTIER:
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
@@ -567,7 +575,7 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
                 if not mover_holds(G, G.pos, False):
                     clear_safety(G, s, index, 1 << s)
                 G.here = -1
-        elif (G.values[0][index] == TB_DRAW or G.values[1][index] == TB_DRAW) and tb_decode(G.lay, index, G.pos):
+        elif tb_decode(G.lay, index, G.pos):
             G.here = index
             G.here_mirrored = False
             for s in range(2):
@@ -575,6 +583,7 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
                     G.pos.side = s
                     clear_safety(G, s, index, SAFE_BOTH & ~first_safety(G, G.pos))
             G.here = -1
+        index = next_safety_entry(G, kind, index + 1, end)
     return 0
 
 

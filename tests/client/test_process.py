@@ -322,7 +322,10 @@ def test_fairy_stockfish(proto):
         # several plies, so that moves from and to ranks 0 and 9 travel both ways
         position, moves = play(engine, 6, SearchLimits(depth=2))
         answer = engine.go(START_FEN, moves, position.turn.value, SearchLimits(movetime=200), timeout=5)
-        assert answer.bestmove in position.legal_moves() and 0.1 < answer.time_ms / 1000 < 1.5
+        # UCCI has no time per move: it goes as a clock of 200 ms for one move, of which Fairy-Stockfish's
+        # time manager may spend half (97 ms seen once).
+        shortest = 0.1 if proto == "uci" else 0.05
+        assert answer.bestmove in position.legal_moves() and shortest < answer.time_ms / 1000 < 1.5
         clocks = SearchLimits(time=2000, opp_time=2000, increment=100, opp_increment=100)
         answer = engine.go(START_FEN, moves, position.turn.value, clocks, timeout=5)
         assert answer.bestmove in position.legal_moves() and answer.time_ms / 1000 < 2
