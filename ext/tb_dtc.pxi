@@ -20,7 +20,8 @@
 #    when it can be already: 1 when every move captures into a clean win of the opponent, TB_DTC_NONE when
 #    some capture escapes into a position that is not clean;
 # 2. pass d = 1 .. limit: from each entry at d - 1, the quiet un-moves (unmove_entry, TB_VISIT_DTC): a
-#    predecessor that wins by moving there is at d; one that loses is at d once every move is settled;
+#    predecessor that wins by moving there is at d; one that loses is settled after the pass once every
+#    move is (at d, or at d + 1 when a winner it moves to was settled in the pass);
 # 3. what is still open is TB_DTC_NONE.
 
 cdef enum:
@@ -172,9 +173,7 @@ cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nog
     """Step 2 over entries first .. end - 1 for distance d; returns the entries of the frontier.
 
     A pass may run as several ranges at once (tb_run_share). A winner is written d, wherever it is
-    written. A loser is written the greatest of its moves' distances once every move is settled, which may
-    be in this pass already when a winner it moves to was settled at d meanwhile: then the loser is at d + 1,
-    as it would be in the next pass, and it is that pass's frontier all the same."""
+    written. A loser is only flagged: dtc_losses_range settles it after the pass."""
     cdef int64_t index, frontier = 0
     cdef int s
     cdef bint decoded

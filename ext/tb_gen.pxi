@@ -145,8 +145,8 @@ cdef struct TbGen:
     int sub_marked              # the sides (board colours) some sub-table draw is marked for
     uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
                                 # exposure bound is verified: its attractor
-    uint8_t* candidates[2]      # while a pass from wins runs: the predecessors to examine for a loss,
-                                # each once, after it (retro_visit, losses_range)
+    uint8_t* candidates[2]      # during the passes: the predecessors a pass reached to examine once after
+                                # it, for a loss (losses_range) or a loser's distance (dtc_losses_range)
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
     int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
 

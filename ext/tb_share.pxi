@@ -1,8 +1,9 @@
 # Endgame tablebases, part 2d: one pass of the generator shared by several threads.
 #
-# The passes that dominate a build (step 1, the retrograde passes of step 2, step 3's re-examined captures,
-# and the distance to conversion's) run over the table in ranges of entries, and each pass gives the same
-# values whatever order its ranges run in (retro_range, dtc_range say why). So a pass can be split among
+# The passes that dominate a build (step 1, the retrograde passes of step 2 and the examination of the
+# candidates they flag, step 3's re-examined captures, and the distance to conversion's) run over the table
+# in ranges of entries, and each pass gives the same values whatever order its ranges run in (retro_range,
+# losses_range, dtc_range say why). So a pass can be split among
 # threads: thread t of n takes every n-th chunk of TB_SHARE_CHUNK entries from chunk t, each thread with a
 # TbGen of its own (its own board, counters and highest distances, the same arrays). The rulings' passes
 # set bits of shared bytes and stay on one thread; the safe sides' passes (tb_rules.pxi) change their
