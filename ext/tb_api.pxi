@@ -348,16 +348,20 @@ cdef class TbTable:
             self.gen.candidates[s] = NULL
 
     def _rule_round(self):
-        """The positions lost now by the rulings of this round, then the entries whose captures lead to
-        sub-table values of its order examined again."""
+        """The positions lost now by the rulings of this round (tb_rules.pxi, part A), then the entries whose
+        captures lead to sub-table values of its order examined again."""
         cdef int s
+        cdef bint changed
         for s in range(2):
             self.gen.kinds[s] = <uint8_t*>malloc(self.lay.size)
         try:
             if self.gen.kinds[0] == NULL or self.gen.kinds[1] == NULL:
                 raise MemoryError()
-            with nogil:
-                tb_decide_rulings(&self.gen)
+            for s in range(2):
+                if rules_apply(&self.gen, s):
+                    changed = self._run(TB_JOB_RULES_TOP, s) != 0
+                    with nogil:
+                        rule_side(&self.gen, s, changed)
         finally:
             for s in range(2):
                 free(self.gen.kinds[s])

@@ -161,16 +161,14 @@ cdef int kinds_kept(TbGen* G, Pos* p, int current) noexcept nogil:
     return acc
 
 
-cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
-    """Round G.order's fixed point for side s (G.kinds[s] allocated: m of each entry); the positions it
-    loses now become lost at (G.order, 0). Returns how many."""
+cdef int64_t rules_top_range(TbGen* G, int s, int64_t first, int64_t end) noexcept nogil:
+    """Step 1 of round G.order's fixed point for side s (G.kinds[s] allocated), over entries first .. end -
+    1: m with every U at its most, the positions where every move S can play without losing is of one kind
+    at least (a local test, which leaves few candidates). Each entry writes its own mask from the values
+    alone, so threads can share the pass (tb_run_share); returns the candidates (masks not 0)."""
     cdef int valid = G.bound_kinds[s] if G.relaxed else G.valid_kinds[s]
-    cdef int64_t index, found = 0
-    cdef int v, new
-    cdef bint changed = False
-    # 1. m with every U at its most: the positions where every move S can play without losing is of one
-    #    kind at least (a local test, which leaves few candidates).
-    for index in range(G.lay.size):
+    cdef int64_t index, candidates = 0
+    for index in range(first, end):
         G.kinds[s][index] = 0
         if undecided_at(G.values[s][index], G.order) and tb_decode(G.lay, index, G.pos):
             G.pos.side = s
@@ -178,7 +176,16 @@ cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
             G.here_mirrored = False
             G.kinds[s][index] = kinds_to_move(G, G.pos, valid, False)
             G.here = -1
-            changed = changed or G.kinds[s][index] != 0
+            if G.kinds[s][index]:
+                candidates += 1
+    return candidates
+
+
+cdef int64_t rule_side(TbGen* G, int s, bint changed) noexcept nogil:
+    """Round G.order's fixed point for side s after its step 1 (rules_top_range; `changed`: it left
+    candidates); the positions it loses now become lost at (G.order, 0). Returns how many."""
+    cdef int64_t index, found = 0
+    cdef int v, new
     # 2. Passes over the candidates, each U computed from the masks as they stand, until none falls: the
     #    greatest fixed point (the masks only fall, from above it).
     while changed:
@@ -203,17 +210,11 @@ cdef int64_t rule_side(TbGen* G, int s) noexcept nogil:
     return found
 
 
-cdef int64_t tb_decide_rulings(TbGen* G) noexcept nogil:
-    """Round G.order of the rulings, both sides (each one's entries decided at this round count as
-    undecided for the other's fixed point, as they do for its own); returns the positions lost now."""
-    cdef int64_t found = 0
-    cdef int s
-    if G.relaxed:
-        return rule_side(G, G.exposed_side)
-    for s in range(2):
-        if G.valid_kinds[s]:
-            found += rule_side(G, s)
-    return found
+cdef inline bint rules_apply(TbGen* G, int s) noexcept nogil:
+    """Whether round G.order decides a fixed point for side s: each side that can be ruled against, in
+    turn (each one's entries decided at this round count as undecided for the other's fixed point, as
+    they do for its own); only the exposed side while the exposure bound is computed."""
+    return s == G.exposed_side if G.relaxed else G.valid_kinds[s] != 0
 
 
 cdef bint ruled_now_holds(TbGen* G, Pos* p, int v) noexcept nogil:

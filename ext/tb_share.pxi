@@ -5,9 +5,9 @@
 # in ranges of entries, and each pass gives the same values whatever order its ranges run in (retro_range,
 # losses_range, dtc_range say why). So a pass can be split among
 # threads: thread t of n takes every n-th chunk of TB_SHARE_CHUNK entries from chunk t, each thread with a
-# TbGen of its own (its own board, counters and highest distances, the same arrays). The rulings' passes
-# set bits of shared bytes and stay on one thread; the safe sides' passes (tb_rules.pxi) change their
-# bytes' bits at once.
+# TbGen of its own (its own board, counters and highest distances, the same arrays). The rulings' first
+# pass is shared (each entry writes its own mask); their later passes read the masks they change and
+# stay on one thread; the safe sides' passes (tb_rules.pxi) change their bytes' bits at once.
 
 cdef enum:
     TB_SHARE_CHUNK = 1 << 12          # entries: small enough to balance, large enough to stay in cache
@@ -20,6 +20,7 @@ cdef enum:
     TB_JOB_SAFETY = 5                 # d: the kind of pass (SAFETY_FIRST, SAFETY_FRONTIER, SAFETY_RECHECK)
     TB_JOB_LOSSES = 6                 # after a retrograde pass from wins: its loss candidates
     TB_JOB_DTC_LOSSES = 7             # after a pass of the distance to conversion: its losers
+    TB_JOB_RULES_TOP = 8              # d: the side whose rulings' fixed point starts (rules_top_range)
 
 
 cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) noexcept nogil:
@@ -37,6 +38,8 @@ cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) 
         return losses_range(G, d, first, end)
     if job == TB_JOB_DTC_LOSSES:
         return dtc_losses_range(G, first, end)
+    if job == TB_JOB_RULES_TOP:
+        return rules_top_range(G, d, first, end)
     return dtc_range(G, d, first, end)
 
 
