@@ -210,8 +210,8 @@ cdef class TbTable:
         """Retrograde analysis (tb_gen.pxi), the rulings' rounds and the draws the rules might change marked
         (tb_rules.pxi), then the distance to conversion for a natural limit of dtc_limit plies (tb_dtc.pxi,
         the sub-tables' computed for the same limit); returns the number of passes, all orders together.
-        progress(pass number d, entries at distance d - 1), when given, is called after each pass of order
-        0. The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
+        progress(message), when given, is called after each pass with where the generation stands (a line
+        for a person: the step, the pass, what it found). The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
         checkpoint, when given, keeps a generation that may be stopped (engine.tablebase.checkpoint): its
         resume(table) loads a saved one into this table (its arrays, then restore_generator_scalars) and
         gives its step, or gives None; its passed(table, step) is called after each pass of the main steps
@@ -227,15 +227,16 @@ cdef class TbTable:
             tb_start_distances(&self.gen)
             self._run(TB_JOB_INITIALISE)
             step = {"step": "values", "order": 0, "pass": 1, "passes": 0}
+        progress = progress or (lambda message: None)
         if step["step"] == "values":
             self._decide_values(step, progress, checkpoint)
             step.update({"step": "marks", "pass": 0})
         if step["step"] == "marks":
-            self._mark_draws(step, checkpoint)
+            self._mark_draws(step, progress, checkpoint)
             step.update({"step": "distances", "pass": 0})
             if checkpoint is not None:
                 checkpoint.passed(self, step)
-        self._compute_dtc(dtc_limit, step, checkpoint)
+        self._compute_dtc(dtc_limit, step, progress, checkpoint)
         if self.gen.errors:
             raise RuntimeError(f"{self.gen.errors} captures could not be valued: a sub-table is missing")
         return step["passes"]
@@ -269,15 +270,17 @@ cdef class TbTable:
             if order > 0 and step["pass"] == 1:
                 self.gen.decided = 0
                 self._rule_round()
-            self._passes(progress if order == 0 else None, step, checkpoint)
+                progress(f"rulings of order {order}: {self.gen.decided:,} entries decided")
+            self._passes(progress, step, checkpoint)
             if order > 0 and self.gen.decided == 0 and order > self.gen.sub_order:
                 return
             order += 1
             step.update({"order": order, "pass": 1})
 
-    def _compute_dtc(self, int limit, step, checkpoint):
+    def _compute_dtc(self, int limit, step, progress, checkpoint):
         """Step 5: the distance to conversion (tb_dtc.pxi), from `step`'s pass on (0: from its start)."""
         cdef int d = step["pass"]
+        cdef int64_t frontier
         if d == 0:
             if not 1 <= limit < TB_DTC_OPEN:
                 raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
@@ -290,8 +293,9 @@ cdef class TbTable:
         try:
             self._allocate_candidates()
             while d <= self.gen.dtc_limit and d - 1 <= self.gen.dtc_highest:   # nothing at d - 1: nothing follows
-                self._run(TB_JOB_DTC, d)
+                frontier = self._run(TB_JOB_DTC, d)
                 self._run(TB_JOB_DTC_LOSSES, d)
+                progress(f"distances to conversion, pass {d}: {frontier:,} entries at distance {d - 1}")
                 d += 1
                 step["pass"] = d
                 if checkpoint is not None:
@@ -323,7 +327,7 @@ cdef class TbTable:
                 if self.gen.overflow:
                     raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
                 if progress is not None:
-                    progress(d, frontier)
+                    progress(f"values of order {self.gen.order}, pass {d}: {frontier:,} entries at distance {d - 1}")
                 d += 1
                 if step is not None:
                     step["pass"] = d
@@ -424,7 +428,7 @@ cdef class TbTable:
             total = tb_run_share(&self.helpers[t], job, d, t, self.threads)
         totals[t] = total
 
-    def _mark_draws(self, step, checkpoint):
+    def _mark_draws(self, step, progress, checkpoint):
         """Step 4: the exposure bound for each side it applies to, what is still unknown a draw, and the
         draws a ruling might still change marked (tb_rules.pxi, parts B and C; the safe sides' passes
         shared by the threads); from `step`'s pass of the safe sides on (0: from the start; later, the
@@ -451,6 +455,7 @@ cdef class TbTable:
                     changed = tb_safety_round(&self.gen)
                 if changed == 0:
                     break
+                progress(f"marks of the draws, pass {step['pass']}: {changed:,} entries lost a safe side")
                 self._run(TB_JOB_SAFETY, SAFETY_FRONTIER)
                 self._run(TB_JOB_SAFETY, SAFETY_RECHECK)
                 step["pass"] += 1

@@ -169,11 +169,11 @@ def _generate(directory: Path, material: Material, path: Path, verify: bool,
                        path.stat().st_size, tuple(statistics), _this_process())
 
 
-def _pass_reporter(material: Material, say: Callable[[str], None]) -> Callable[[int, int], None]:
-    """A progress line every few seconds while a large table is generated."""
+def _pass_reporter(material: Material, say: Callable[[str], None]) -> Callable[[str], None]:
+    """A progress line every few seconds while a large table is generated, at each step (the values, the
+    rulings, the marks of the draws, the distances to conversion)."""
     report = _every_few_seconds(say)
-    return lambda number, frontier: report(f"{material.name}: pass {number}, {frontier:,} entries at "
-                                           f"distance {number - 1}")
+    return lambda message: report(f"{material.name}: {message}")
 
 
 def _this_process() -> str:
