@@ -45,6 +45,24 @@ def tb_entry_fields(int v):
     return (1 if tb_distance(v) & 1 else -1), tb_order(v), tb_distance(v), tb_ruled_kinds(v)
 
 
+cdef int allocate_sides(uint8_t** arrays, int64_t size) except -1:
+    """A zeroed byte per entry for each side to move, where arrays[side] is not allocated yet."""
+    cdef int s
+    for s in range(2):
+        if arrays[s] == NULL:
+            arrays[s] = <uint8_t*>calloc(size, 1)
+            if arrays[s] == NULL:
+                raise MemoryError()
+    return 0
+
+
+cdef void free_sides(uint8_t** arrays) noexcept:
+    cdef int s
+    for s in range(2):
+        free(arrays[s])
+        arrays[s] = NULL
+
+
 cdef class TbTable:
     """The index and values of one material, in table orientation (Red is the side named first).
 
@@ -75,12 +93,9 @@ cdef class TbTable:
         self._free_helpers()
         free(self.gen.values[0])
         free(self.gen.values[1])
-        free(self.gen.dtc[0])
-        free(self.gen.dtc[1])
-        free(self.clean[0])
-        free(self.clean[1])
-        free(self.gen.safe[0])
-        free(self.gen.safe[1])
+        free_sides(self.gen.dtc)
+        free_sides(self.clean)
+        free_sides(self.gen.safe)
         free(self.gen.pos)
         tb_free_layout(&self.lay)
 
@@ -211,7 +226,8 @@ cdef class TbTable:
         (tb_rules.pxi), then the distance to conversion for a natural limit of dtc_limit plies (tb_dtc.pxi,
         the sub-tables' computed for the same limit); returns the number of passes, all orders together.
         progress(message), when given, is called after each pass with where the generation stands (a line
-        for a person: the step, the pass, what it found). The main passes are shared by `threads` threads (tb_share.pxi), with the same values as one.
+        for a person: the step, the pass, what it found). The main passes are shared by `threads` threads
+        (tb_share.pxi), with the same values as one.
         checkpoint, when given, keeps a generation that may be stopped (engine.tablebase.checkpoint): its
         resume(table) loads a saved one into this table (its arrays, then restore_generator_scalars) and
         gives its step, or gives None; its passed(table, step) is called after each pass of the main steps
@@ -284,14 +300,14 @@ cdef class TbTable:
         if d == 0:
             if not 1 <= limit < TB_DTC_OPEN:
                 raise ValueError(f"a natural limit of {limit} plies: 1 to {TB_DTC_OPEN - 1}")
-            self._allocate_dtc()
+            allocate_sides(self.gen.dtc, self.lay.size)
             self.gen.dtc_limit = limit
             with nogil:
                 tb_dtc_open(&self.gen)
             self._run(TB_JOB_DTC_START)
             d = 1
         try:
-            self._allocate_candidates()
+            allocate_sides(self.gen.candidates, self.lay.size)
             while d <= self.gen.dtc_limit and d - 1 <= self.gen.dtc_highest:   # nothing at d - 1: nothing follows
                 frontier = self._run(TB_JOB_DTC, d)
                 self._run(TB_JOB_DTC_LOSSES, d)
@@ -301,17 +317,9 @@ cdef class TbTable:
                 if checkpoint is not None:
                     checkpoint.passed(self, step)
         finally:
-            self._free_candidates()
+            free_sides(self.gen.candidates)
         with nogil:
             tb_dtc_close(&self.gen)
-
-    def _allocate_dtc(self):
-        cdef int s
-        for s in range(2):
-            if self.gen.dtc[s] == NULL:
-                self.gen.dtc[s] = <uint8_t*>malloc(self.lay.size)
-                if self.gen.dtc[s] == NULL:
-                    raise MemoryError()
 
     def _passes(self, progress, step=None, checkpoint=None):
         """Step 2 (or 3) for the order being decided, until a pass is past every distance written; from
@@ -319,7 +327,7 @@ cdef class TbTable:
         cdef int d = step["pass"] if step is not None else 1
         cdef int64_t frontier
         try:
-            self._allocate_candidates()
+            allocate_sides(self.gen.candidates, self.lay.size)
             while d - 1 <= self.gen.max_distance[self.gen.order]:
                 frontier = self._run(TB_JOB_RETRO, d)
                 if (d - 1) % 2 == 1:
@@ -327,7 +335,8 @@ cdef class TbTable:
                 if self.gen.overflow:
                     raise OverflowError(f"a distance of order {self.gen.order} the 16-bit entry cannot hold")
                 if progress is not None:
-                    progress(f"values of order {self.gen.order}, pass {d}: {frontier:,} entries at distance {d - 1}")
+                    progress(f"values of order {self.gen.order}, pass {d}: {frontier:,} entries at "
+                             f"distance {d - 1}")
                 d += 1
                 if step is not None:
                     step["pass"] = d
@@ -335,41 +344,22 @@ cdef class TbTable:
                     if checkpoint is not None:
                         checkpoint.passed(self, step)
         finally:
-            self._free_candidates()
-
-    def _allocate_candidates(self):
-        """The candidates' arrays of the passes (TbGen.candidates), none set."""
-        cdef int s
-        for s in range(2):
-            self.gen.candidates[s] = <uint8_t*>calloc(self.lay.size, 1)
-            if self.gen.candidates[s] == NULL:
-                raise MemoryError()
-
-    def _free_candidates(self):
-        cdef int s
-        for s in range(2):
-            free(self.gen.candidates[s])
-            self.gen.candidates[s] = NULL
+            free_sides(self.gen.candidates)
 
     def _rule_round(self):
         """The positions lost now by the rulings of this round (tb_rules.pxi, part A), then the entries whose
         captures lead to sub-table values of its order examined again."""
         cdef int s
         cdef bint changed
-        for s in range(2):
-            self.gen.kinds[s] = <uint8_t*>malloc(self.lay.size)
         try:
-            if self.gen.kinds[0] == NULL or self.gen.kinds[1] == NULL:
-                raise MemoryError()
+            allocate_sides(self.gen.kinds, self.lay.size)
             for s in range(2):
                 if rules_apply(&self.gen, s):
                     changed = self._run(TB_JOB_RULES_TOP, s) != 0
                     with nogil:
                         rule_side(&self.gen, s, changed)
         finally:
-            for s in range(2):
-                free(self.gen.kinds[s])
-                self.gen.kinds[s] = NULL
+            free_sides(self.gen.kinds)
         if self.gen.order <= self.gen.sub_order:
             self._run(TB_JOB_RECHECK)
 
@@ -437,9 +427,7 @@ cdef class TbTable:
         cdef int64_t changed
         try:
             if step["pass"] == 0:
-                self._allocate_safe()
-                for s in range(2):
-                    memset(self.gen.safe[s], 0, self.lay.size)
+                allocate_sides(self.gen.safe, self.lay.size)
                 for s in range(2):
                     if bound_applies(&self.gen, s):
                         self._expose(s)
@@ -464,17 +452,7 @@ cdef class TbTable:
             with nogil:
                 tb_flag_rule_draws(&self.gen)
         finally:
-            for s in range(2):
-                free(self.gen.safe[s])
-                self.gen.safe[s] = NULL
-
-    def _allocate_safe(self):
-        cdef int s
-        for s in range(2):
-            if self.gen.safe[s] == NULL:
-                self.gen.safe[s] = <uint8_t*>malloc(self.lay.size)
-                if self.gen.safe[s] == NULL:
-                    raise MemoryError()
+            free_sides(self.gen.safe)
 
     def safe_bytes(self, int side):
         """While the draws are marked (step 4): the safe sides' array of one side to move, a byte per
@@ -487,7 +465,7 @@ cdef class TbTable:
         """Set one side's safe sides' array from safe_bytes' form (a save of a generation while marking)."""
         if data.shape[0] != self.lay.size:
             raise ValueError(f"expected {self.lay.size} bytes of safe sides, got {data.shape[0]}")
-        self._allocate_safe()
+        allocate_sides(self.gen.safe, self.lay.size)
         memcpy(self.gen.safe[side & 1], &data[0], self.lay.size)
 
     def _expose(self, int side):
@@ -542,19 +520,13 @@ cdef class TbTable:
 
     cdef int64_t _verify_bound(self, int side, int64_t* bad_index, int* bad_side) except -1:
         """The draws called safe for a side the exposure bound applies to (tb_verify_bound)."""
-        cdef int s
         cdef int64_t bad
-        for s in range(2):
-            self.gen.kinds[s] = <uint8_t*>malloc(self.lay.size)
         try:
-            if self.gen.kinds[0] == NULL or self.gen.kinds[1] == NULL:
-                raise MemoryError()
+            allocate_sides(self.gen.kinds, self.lay.size)
             with nogil:
                 bad = tb_verify_bound(&self.gen, side, bad_index, bad_side)
         finally:
-            for s in range(2):
-                free(self.gen.kinds[s])
-                self.gen.kinds[s] = NULL
+            free_sides(self.gen.kinds)
         return bad
 
     def value(self, int64_t index, int side):
@@ -585,7 +557,7 @@ cdef class TbTable:
         dtc_bytes' form."""
         if data.shape[0] != self.lay.size:
             raise ValueError(f"expected {self.lay.size} bytes of distances to conversion, got {data.shape[0]}")
-        self._allocate_dtc()
+        allocate_sides(self.gen.dtc, self.lay.size)
         self.gen.dtc_limit = limit
         memcpy(self.gen.dtc[side & 1], &data[0], self.lay.size)
 

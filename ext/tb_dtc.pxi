@@ -158,7 +158,7 @@ cdef int64_t dtc_start_range(TbGen* G, int64_t first, int64_t end) noexcept nogi
 cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
     """Step 2 for one predecessor (on the board, side u to move) of an entry settled at d - 1, which is a
     loss for its side when G.dtc_from_loss: a winner is settled at d; a loser is a candidate, looked at
-    once after the pass (dtc_losses_range)."""
+    once after the pass (candidates_range)."""
     cdef int v = G.values[u][j]
     if G.dtc[u][j] != TB_DTC_OPEN:
         return
@@ -166,14 +166,14 @@ cdef void dtc_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
         if order0_decided(v) and v % 2 == 1:
             dtc_set(G, u, j, d)
     elif order0_decided(v) and v % 2 == 0:
-        G.candidates[u][j] = 1          # settled once after the pass (dtc_losses_range)
+        G.candidates[u][j] = 1          # settled once after the pass (candidates_range)
 
 
 cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
     """Step 2 over entries first .. end - 1 for distance d; returns the entries of the frontier.
 
     A pass may run as several ranges at once (tb_run_share). A winner is written d, wherever it is
-    written. A loser is only flagged: dtc_losses_range settles it after the pass."""
+    written. A loser is only flagged: candidates_range settles it after the pass."""
     cdef int64_t index, frontier = 0
     cdef int s
     cdef bint decoded
@@ -191,36 +191,6 @@ cdef int64_t dtc_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nog
             frontier += 1
         index = next_with_byte(G.dtc, d - 1, index + 1, end)
     return frontier
-
-
-cdef int64_t dtc_losses_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
-    """After a pass, over entries first .. end - 1: each loser it reached settled once every move is
-    (dtc_minimax); returns 0. Every successor a loser's distance is taken from is settled for good, so
-    settling it after the pass gives what settling it during the pass gave: a successor settled at d in
-    the pass puts it at d + 1, in the next pass's frontier either way. An open entry is left open, never
-    written: another range may have settled it meanwhile."""
-    cdef int64_t index
-    cdef int s, dtc
-    cdef bint decoded
-    index = next_with_bits(G.candidates, 0xFF, first, end)
-    while index < end:
-        decoded = False
-        for s in range(2):
-            if not G.candidates[s][index]:
-                continue
-            G.candidates[s][index] = 0
-            if not decoded:
-                tb_decode(G.lay, index, G.pos)
-                decoded = True
-            G.pos.side = s
-            G.here = index
-            G.here_mirrored = False
-            dtc = dtc_minimax(G, G.pos, False)
-            G.here = -1
-            if dtc != TB_DTC_OPEN:
-                dtc_set(G, s, index, dtc)
-        index = next_with_bits(G.candidates, 0xFF, index + 1, end)
-    return 0
 
 
 cdef void tb_dtc_close(TbGen* G) noexcept nogil:

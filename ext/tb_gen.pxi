@@ -146,7 +146,7 @@ cdef struct TbGen:
     uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
                                 # exposure bound is verified: its attractor
     uint8_t* candidates[2]      # during the passes: the predecessors a pass reached to examine once after
-                                # it, for a loss (losses_range) or a loser's distance (dtc_losses_range)
+                                # it, for a loss or a loser's distance (candidates_range)
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
     int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
 
@@ -607,11 +607,16 @@ cdef int64_t retro_range(TbGen* G, int d, int64_t first, int64_t end) noexcept n
     return frontier
 
 
-cdef int64_t losses_range(TbGen* G, int d, int64_t first, int64_t end) noexcept nogil:
-    """After a pass from the wins at (G.order, d - 1), over entries first .. end - 1: each candidate a loss
-    if every move leads to a decided win of the opponent (proven_loss); returns how many. The wins it
-    tests are at d - 1 or nearer and the pass wrote none, so this gives what testing each candidate during
-    the pass gave."""
+cdef int64_t candidates_range(TbGen* G, int d, bint distances, int64_t first,
+                              int64_t end) noexcept nogil:
+    """After a pass over entries first .. end - 1, each candidate it flagged examined once; returns the
+    losses found (of the values). For the values (a pass from the wins at (G.order, d - 1)): a loss if every move leads to
+    a decided win of the opponent (proven_loss); the wins it tests are at d - 1 or nearer and the pass
+    wrote none, so this gives what testing each candidate during the pass gave. For the `distances` to
+    conversion (tb_dtc.pxi): a loser settled once every move is (dtc_minimax); the successors its distance
+    is taken from are settled for good, a winner settled at d in the pass putting it at d + 1, in the next
+    pass's frontier either way. A loser still open is left open, never written: another range may have
+    settled it meanwhile."""
     cdef int64_t index, found = 0
     cdef int s, v
     cdef bint decoded
@@ -628,11 +633,16 @@ cdef int64_t losses_range(TbGen* G, int d, int64_t first, int64_t end) noexcept 
             G.pos.side = s
             G.here = index
             G.here_mirrored = False
-            v = proven_loss(G, G.pos, d - 1)
+            if distances:
+                v = dtc_minimax(G, G.pos, False)
+                if v != TB_DTC_OPEN:
+                    dtc_set(G, s, index, v)
+            else:
+                v = proven_loss(G, G.pos, d - 1)
+                if v != TB_UNKNOWN:
+                    tb_set(G, s, index, v)
+                    found += 1
             G.here = -1
-            if v != TB_UNKNOWN:
-                tb_set(G, s, index, v)
-                found += 1
         index = next_with_bits(G.candidates, 0xFF, index + 1, end)
     return found
 

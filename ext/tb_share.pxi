@@ -3,7 +3,7 @@
 # The passes that dominate a build (step 1, the retrograde passes of step 2 and the examination of the
 # candidates they flag, step 3's re-examined captures, and the distance to conversion's) run over the table
 # in ranges of entries, and each pass gives the same values whatever order its ranges run in (retro_range,
-# losses_range, dtc_range say why). So a pass can be split among
+# candidates_range, dtc_range say why). So a pass can be split among
 # threads: thread t of n takes every n-th chunk of TB_SHARE_CHUNK entries from chunk t, each thread with a
 # TbGen of its own (its own board, counters and highest distances, the same arrays). The rulings' first
 # pass is shared (each entry writes its own mask); their later passes read the masks they change and
@@ -34,10 +34,8 @@ cdef int64_t tb_run_range(TbGen* G, int job, int d, int64_t first, int64_t end) 
         return dtc_start_range(G, first, end)
     if job == TB_JOB_SAFETY:
         return safety_range(G, d, first, end)
-    if job == TB_JOB_LOSSES:
-        return losses_range(G, d, first, end)
-    if job == TB_JOB_DTC_LOSSES:
-        return dtc_losses_range(G, first, end)
+    if job == TB_JOB_LOSSES or job == TB_JOB_DTC_LOSSES:
+        return candidates_range(G, d, job == TB_JOB_DTC_LOSSES, first, end)
     if job == TB_JOB_RULES_TOP:
         return rules_top_range(G, d, first, end)
     return dtc_range(G, d, first, end)
