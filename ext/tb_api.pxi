@@ -237,8 +237,12 @@ cdef class TbTable:
         value does not fit an entry."""
         self._share_by(threads)
         step = checkpoint.resume(self) if checkpoint is not None else None
+        self.gen.rule_bits = False                # a resumed generation has lost them: looks at every entry
+        self.gen.tops_known[0] = self.gen.tops_known[1] = False
         if step is None:
             self.allocate()
+            allocate_sides(self.gen.candidates, self.lay.size)
+            self.gen.rule_bits = True
             self.gen.errors = 0
             tb_start_distances(&self.gen)
             self._run(TB_JOB_INITIALISE)
@@ -279,19 +283,23 @@ cdef class TbTable:
         """Steps 2 and 3: the passes of order 0, then each order's rulings' round and passes, until an
         order decides nothing and no sub-table has a value of it; from `step`'s order and pass on."""
         cdef int order = step["order"]
-        while True:
-            if order > TB_MAX_ORDER:
-                raise OverflowError(f"a ruling of order above {TB_MAX_ORDER}: the entry cannot hold it")
-            self.gen.order = order
-            if order > 0 and step["pass"] == 1:
-                self.gen.decided = 0
-                self._rule_round()
-                progress(f"rulings of order {order}: {self.gen.decided:,} entries decided")
-            self._passes(progress, step, checkpoint)
-            if order > 0 and self.gen.decided == 0 and order > self.gen.sub_order:
-                return
-            order += 1
-            step.update({"order": order, "pass": 1})
+        try:
+            while True:
+                if order > TB_MAX_ORDER:
+                    raise OverflowError(f"a ruling of order above {TB_MAX_ORDER}: the entry cannot hold it")
+                self.gen.order = order
+                if order > 0 and step["pass"] == 1:
+                    self.gen.decided = 0
+                    self._rule_round()
+                    progress(f"rulings of order {order}: {self.gen.decided:,} entries decided")
+                self._passes(progress, step, checkpoint)
+                if order > 0 and self.gen.decided == 0 and order > self.gen.sub_order:
+                    return
+                order += 1
+                step.update({"order": order, "pass": 1})
+        finally:
+            self.gen.rule_bits = False
+            free_sides(self.gen.candidates)
 
     def _compute_dtc(self, int limit, step, progress, checkpoint):
         """Step 5: the distance to conversion (tb_dtc.pxi), from `step`'s pass on (0: from its start)."""
@@ -344,7 +352,8 @@ cdef class TbTable:
                     if checkpoint is not None:
                         checkpoint.passed(self, step)
         finally:
-            free_sides(self.gen.candidates)
+            if not self.gen.rule_bits:      # else kept for the rulings' next round (_decide_values frees it)
+                free_sides(self.gen.candidates)
 
     def _rule_round(self):
         """The positions lost now by the rulings of this round (tb_rules.pxi, part A), then the entries whose
@@ -356,6 +365,7 @@ cdef class TbTable:
             for s in range(2):
                 if rules_apply(&self.gen, s):
                     changed = self._run(TB_JOB_RULES_TOP, s) != 0
+                    self.gen.tops_known[s] = self.gen.rule_bits and not self.gen.relaxed
                     with nogil:
                         rule_side(&self.gen, s, changed)
         finally:

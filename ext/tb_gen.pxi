@@ -32,6 +32,13 @@ cdef enum:
     TB_VISIT_SAFETY = 1
     TB_VISIT_BOUND = 2
     TB_VISIT_DTC = 3
+    # The bits of G.candidates[side][entry]. During the values (G.rule_bits) the upper ones let a round of
+    # the rulings look again only at the entries whose top mask can have changed since the round before
+    # (tb_rules.pxi, rules_top_range), and at the captures a round can change (recheck_range).
+    TB_CANDIDATE = 1         # reached by a pass, to examine once after it (candidates_range)
+    TB_RULE_DIRTY = 2        # a successor became a win (of its side to move) since the side's last top
+    TB_RULE_TOP = 4          # the side's last top mask was not 0
+    TB_RULE_CAPTURES = 8     # a capture leads to a sub-table value of an order >= 1 (init_entry)
 
 
 # A pass looks for a few entries among many: eight bytes of its arrays are skipped at a time where none
@@ -146,7 +153,9 @@ cdef struct TbGen:
     uint8_t* kinds[2]           # while the rulings are decided: each entry's kinds mask (m); while the
                                 # exposure bound is verified: its attractor
     uint8_t* candidates[2]      # during the passes: the predecessors a pass reached to examine once after
-                                # it, for a loss or a loser's distance (candidates_range)
+                                # it, for a loss or a loser's distance (candidates_range); TB_CANDIDATE
+    bint rule_bits              # and, kept through the values from step 1 on, the TB_RULE_* bits
+    bint tops_known[2]          # for a side whose rulings' top has run with them
     uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
     int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
 
@@ -363,6 +372,8 @@ cdef void init_entry(TbGen* G, int64_t index) noexcept nogil:
             if not is_legal(p, move, lm.in_check, lm.king_sq):
                 continue
             v = successor_value(G, p, move)
+            if G.rule_bits and tb_is_decided(v) and tb_order(v) >= 1:
+                G.candidates[s][index] |= TB_RULE_CAPTURES
             if not tb_is_decided(v):
                 open_ = True
             elif tb_distance(v) % 2 == 0:
@@ -445,7 +456,11 @@ cdef void retro_visit(TbGen* G, int u, int d, int64_t j) noexcept nogil:
         if v == TB_UNKNOWN or (tb_is_decided(v) and tb_distance(v) % 2 == 1 and rank_key(v) > key):
             tb_set(G, u, j, key_value(G, key))
     elif v == TB_UNKNOWN:
-        G.candidates[u][j] = 1
+        # Every visitor of an entry in a pass writes the same bits, and no one else writes it meanwhile:
+        # threads sharing the pass (tb_share.pxi) can only write what another wrote.
+        G.candidates[u][j] |= TB_CANDIDATE | TB_RULE_DIRTY
+    elif tb_is_decided(v) and tb_order(v) >= G.order:
+        G.candidates[u][j] |= TB_RULE_DIRTY
 
 
 cdef int group_of_piece(TbLayout* L, int piece) noexcept nogil:
@@ -620,13 +635,13 @@ cdef int64_t candidates_range(TbGen* G, int d, bint distances, int64_t first,
     cdef int64_t index, found = 0
     cdef int s, v
     cdef bint decoded
-    index = next_with_bits(G.candidates, 0xFF, first, end)
+    index = next_with_bits(G.candidates, TB_CANDIDATE, first, end)
     while index < end:
         decoded = False
         for s in range(2):
-            if not G.candidates[s][index]:
+            if not G.candidates[s][index] & TB_CANDIDATE:
                 continue
-            G.candidates[s][index] = 0
+            G.candidates[s][index] &= ~TB_CANDIDATE
             if not decoded:
                 tb_decode(G.lay, index, G.pos)
                 decoded = True
@@ -643,7 +658,7 @@ cdef int64_t candidates_range(TbGen* G, int d, bint distances, int64_t first,
                     tb_set(G, s, index, v)
                     found += 1
             G.here = -1
-        index = next_with_bits(G.candidates, 0xFF, index + 1, end)
+        index = next_with_bits(G.candidates, TB_CANDIDATE, index + 1, end)
     return found
 
 
@@ -668,14 +683,15 @@ cdef int64_t initialise_range(TbGen* G, int64_t first, int64_t end) noexcept nog
 cdef int64_t recheck_range(TbGen* G, int64_t first, int64_t end) noexcept nogil:
     """Step 3's second part over entries first .. end - 1: the unknown entries whose every move now leads to
     a decided win of the opponent, a capture into a sub-table's value of order G.order the last of them;
-    returns how many. (It writes losses only, which no test of it reads.)"""
+    returns how many. (It writes losses only, which no test of it reads.) With G.rule_bits, only the entries
+    with such captures (TB_RULE_CAPTURES): no other can change."""
     cdef int64_t index, found = 0
     cdef int s, v
     cdef bint decoded
     for index in range(first, end):
         decoded = False
         for s in range(2):
-            if G.values[s][index] != TB_UNKNOWN:
+            if G.values[s][index] != TB_UNKNOWN or (G.rule_bits and not G.candidates[s][index] & TB_RULE_CAPTURES):
                 continue
             if not decoded:
                 tb_decode(G.lay, index, G.pos)

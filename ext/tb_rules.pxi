@@ -165,11 +165,24 @@ cdef int64_t rules_top_range(TbGen* G, int s, int64_t first, int64_t end) noexce
     """Step 1 of round G.order's fixed point for side s (G.kinds[s] allocated), over entries first .. end -
     1: m with every U at its most, the positions where every move S can play without losing is of one kind
     at least (a local test, which leaves few candidates). Each entry writes its own mask from the values
-    alone, so threads can share the pass (tb_run_share); returns the candidates (masks not 0)."""
+    alone, so threads can share the pass (tb_run_share); returns the candidates (masks not 0).
+
+    The mask only grows from one round to the next (a move into a win of the opponent of the order before
+    is left out now), and only where a successor changed: a quiet one that became such a win (TB_RULE_DIRTY,
+    written by the passes from wins), or a capture into a sub-table value of that order (TB_RULE_CAPTURES).
+    So with G.rule_bits, once a top has run for the side, an entry whose mask was 0 (no TB_RULE_TOP) and
+    none of whose successors changed keeps 0 without being looked at."""
     cdef int valid = G.bound_kinds[s] if G.relaxed else G.valid_kinds[s]
     cdef int64_t index, candidates = 0
+    cdef int bits
+    cdef bint use_bits = G.rule_bits and not G.relaxed
     for index in range(first, end):
         G.kinds[s][index] = 0
+        if use_bits:
+            bits = G.candidates[s][index]
+            if G.tops_known[s] and not bits & (TB_RULE_DIRTY | TB_RULE_TOP | TB_RULE_CAPTURES):
+                continue
+            G.candidates[s][index] = bits & ~(TB_RULE_DIRTY | TB_RULE_TOP)
         if undecided_at(G.values[s][index], G.order) and tb_decode(G.lay, index, G.pos):
             G.pos.side = s
             G.here = index
@@ -178,6 +191,8 @@ cdef int64_t rules_top_range(TbGen* G, int s, int64_t first, int64_t end) noexce
             G.here = -1
             if G.kinds[s][index]:
                 candidates += 1
+                if use_bits:
+                    G.candidates[s][index] |= TB_RULE_TOP
     return candidates
 
 
