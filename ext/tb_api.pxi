@@ -96,6 +96,8 @@ cdef class TbTable:
         free_sides(self.gen.dtc)
         free_sides(self.clean)
         free_sides(self.gen.safe)
+        free_sides(self.gen.candidates)
+        free_sides(self.gen.kinds)
         free(self.gen.pos)
         tb_free_layout(&self.lay)
 
