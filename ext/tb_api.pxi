@@ -96,6 +96,7 @@ cdef class TbTable:
         free_sides(self.gen.dtc)
         free_sides(self.clean)
         free_sides(self.gen.safe)
+        free_sides(self.gen.holds)
         free_sides(self.gen.candidates)
         free_sides(self.gen.kinds)
         free(self.gen.pos)
@@ -443,6 +444,7 @@ cdef class TbTable:
                 for s in range(2):
                     if bound_applies(&self.gen, s):
                         self._expose(s)
+                allocate_sides(self.gen.holds, self.lay.size)
                 with nogil:
                     tb_finish(&self.gen)
                     tb_safety_start(&self.gen)
@@ -450,6 +452,7 @@ cdef class TbTable:
                 step["pass"] = 1
                 if checkpoint is not None:
                     checkpoint.passed(self, step)
+            allocate_sides(self.gen.holds, self.lay.size)     # resumed: none known
             while True:
                 with nogil:
                     changed = tb_safety_round(&self.gen)
@@ -465,6 +468,7 @@ cdef class TbTable:
                 tb_flag_rule_draws(&self.gen)
         finally:
             free_sides(self.gen.safe)
+            free_sides(self.gen.holds)
 
     def safe_bytes(self, int side):
         """While the draws are marked (step 4): the safe sides' array of one side to move, a byte per

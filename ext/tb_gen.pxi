@@ -156,8 +156,11 @@ cdef struct TbGen:
                                 # it, for a loss or a loser's distance (candidates_range); TB_CANDIDATE
     bint rule_bits              # and, kept through the values from step 1 on, the TB_RULE_* bits
     bint tops_known[2]          # for a side whose rulings' top has run with them
-    uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi)
+    uint8_t* safe[2]            # while flagging the draws: the safety bits of each entry (tb_rules.pxi),
+    uint8_t* holds[2]           # the move each draw's mover holds by (watch_of its successor),
     int unmoved_safe            # and the safe sides of the entry being un-moved from (safety_visit)
+    int unmoved_watch           # and watch_of it
+    int64_t successor           # the entry of the last successor read (successor_safety; -1: a capture)
 
 
 cdef inline int rank_key(int v) noexcept nogil:

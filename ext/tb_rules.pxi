@@ -369,6 +369,26 @@ cdef enum:
     SAFETY_RECHECK = 2
 
 
+# A draw's mover keeps its side by one move that holds; while that move's successor stays safe for it,
+# nothing else can take its side, so a successor that loses the mover's side sends the entry to be looked
+# at again only when it is that one (G.holds, safety_visit): the successor's watch_of, a hash of its entry
+# (another may share it, which only costs a look), or HOLDS_BY_CAPTURE (a sub-table's draw, which no pass
+# changes); HOLDS_UNKNOWN where none was recorded (a generation resumed from a save).
+cdef enum:
+    HOLDS_UNKNOWN = 0
+    HOLDS_BY_CAPTURE = 255
+
+
+cdef inline int watch_of(int64_t index) noexcept nogil:
+    """An entry's watch: 1 .. 254."""
+    return 1 + <int>(((<uint64_t>index * <uint64_t>0x9E3779B97F4A7C15) >> 32) % 254)
+
+
+cdef inline void record_holder(TbGen* G, int s, int64_t index) noexcept nogil:
+    """The mover of a draw holds by the successor mover_holds or first_safety last read (G.successor)."""
+    G.holds[s][index] = watch_of(G.successor) if G.successor >= 0 else HOLDS_BY_CAPTURE
+
+
 cdef inline int draw_safety(int v) noexcept nogil:
     """The safe sides of an entry value, -1 when it is not a draw."""
     if v == TB_DRAW:
@@ -382,6 +402,7 @@ cdef int successor_safety(TbGen* G, Pos* p, int move, int captured) noexcept nog
     """The safe sides (board colours) of the position just reached by `move`, -1 when it is not a draw."""
     cdef int v, side, safe
     cdef int64_t index
+    G.successor = -1
     if captured:
         v = capture_value(G, p, captured)
         safe = draw_safety(v)
@@ -391,6 +412,7 @@ cdef int successor_safety(TbGen* G, Pos* p, int move, int captured) noexcept nog
     index = successor_entry(G, p, p.board[move_to(move)])
     if index < 0:
         return -1
+    G.successor = index
     side = p.side
     if G.safe[0] == NULL:
         return draw_safety(G.values[side][index])       # the marks as stored (the verifier)
@@ -485,7 +507,9 @@ cdef int first_safety(TbGen* G, Pos* p) noexcept nogil:
         tb_take_back(p, move, captured)
         if after >= 0:
             safe &= after | mover_bit
-            safe |= after & mover_bit
+            if after & mover_bit and not safe & mover_bit:
+                safe |= mover_bit
+                G.successor = -1        # held by a capture
         move = next_legal(p, &lm)
     if not (safe & mover_bit) and mover_holds(G, p, True):
         safe |= mover_bit
@@ -525,7 +549,7 @@ cdef void safety_visit(TbGen* G, int u, int64_t j) noexcept nogil:
     if G.values[u][j] != TB_DRAW:
         return
     lost = G.safe[u][j] & SAFE_BOTH & ~G.unmoved_safe
-    if lost & (1 << u):
+    if lost & (1 << u) and (G.holds[u][j] == HOLDS_UNKNOWN or G.holds[u][j] == G.unmoved_watch):
         tb_set_bits(&G.safe[u][j], SAFE_RECHECK)
     clear_safety(G, u, j, lost & (1 << (u ^ 1)))
 
@@ -564,7 +588,7 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
     not depend on the order in which entries are looked at, so a pass can be shared by threads
     (tb_run_share); returns 0."""
     cdef int64_t index
-    cdef int s
+    cdef int s, safe
     cdef bint decoded
     index = next_safety_entry(G, kind, first, end)
     while index < end:
@@ -572,6 +596,7 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
             for s in range(2):
                 if G.safe[s][index] & SAFE_FRONTIER:
                     G.unmoved_safe = G.safe[s][index] & SAFE_BOTH
+                    G.unmoved_watch = watch_of(index)
                     tb_decode(G.lay, index, G.pos)
                     unmove_entry(G, index, s, 0, TB_VISIT_SAFETY)
         elif kind == SAFETY_RECHECK:
@@ -588,7 +613,9 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
                 G.pos.side = s
                 G.here = index
                 G.here_mirrored = False
-                if not mover_holds(G, G.pos, False):
+                if mover_holds(G, G.pos, False):
+                    record_holder(G, s, index)
+                else:
                     clear_safety(G, s, index, 1 << s)
                 G.here = -1
         elif tb_decode(G.lay, index, G.pos):
@@ -597,7 +624,10 @@ cdef int64_t safety_range(TbGen* G, int kind, int64_t first, int64_t end) noexce
             for s in range(2):
                 if G.values[s][index] == TB_DRAW:
                     G.pos.side = s
-                    clear_safety(G, s, index, SAFE_BOTH & ~first_safety(G, G.pos))
+                    safe = first_safety(G, G.pos)
+                    if safe & (1 << s):
+                        record_holder(G, s, index)
+                    clear_safety(G, s, index, SAFE_BOTH & ~safe)
             G.here = -1
         index = next_safety_entry(G, kind, index + 1, end)
     return 0

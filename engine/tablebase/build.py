@@ -31,7 +31,9 @@ from .material import Material, dependencies, sub_tables
 
 #: Peak bytes per entry (per side to move) while a table is built: the two value arrays (2 + 2), and
 #: either the byte arrays of the rulings and the marks (up to 1 + 1 and 1 + 1, while the exposure bound
-#: runs), or the passes' candidates (1 + 1) with, in the distance to conversion's, its two arrays (1 + 1),
+#: runs; the marks' and the moves their draws hold by, 1 + 1 and 1 + 1, after it), or the passes'
+#: candidates (1 + 1, kept through the values' rounds, beside the rulings' 1 + 1) with, in the distance to
+#: conversion's, its two arrays (1 + 1),
 #: which stay while the file is written with its compressed blocks (under 1; the arrays are compressed in
 #: place). Measured 6.3 to 8.9 before the distance to conversion (docs/tablebases.md#memory).
 BYTES_PER_ENTRY = 8
