@@ -191,6 +191,25 @@ cdef bint gives_check(Pos* p) noexcept nogil:
     return False
 
 
+cdef bint move_gives_check(Pos* p, int move) noexcept nogil:
+    """gives_check for a legal move of the side to move before it is made: the same tests, on the board
+    changed on the move's two squares only (and put back)."""
+    cdef int from_sq = move_from(move)
+    cdef int to_sq = move_to(move)
+    cdef int piece = p.board[from_sq]
+    cdef int captured = p.board[to_sq]
+    cdef int ptype = PIECE_TYPE[piece]
+    cdef int king_sq = p.square[side_tag(p.side ^ 1)]
+    cdef bint check
+    p.board[to_sq] = piece
+    p.board[from_sq] = 0
+    check = opens_attack(p, king_sq, from_sq, to_sq, side_tag(p.side)) or (
+        (ptype == HORSE or ptype == PAWN) and attacks_square(p, p.side, ptype, to_sq, king_sq))
+    p.board[from_sq] = piece
+    p.board[to_sq] = captured
+    return check
+
+
 cdef inline bint is_legal(Pos* p, int move, bint in_check, int king_sq) noexcept nogil:
     """Whether a pseudo-legal move of the side to move keeps its general safe.
 

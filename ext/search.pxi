@@ -403,7 +403,7 @@ cdef inline int see_prune_threshold(int lmr_depth) noexcept nogil:
 cdef bint prune_late_move(Worker* w, int move, int order_score, bint is_capture, int depth, int searched,
                           bint improving, int static_eval, int alpha) noexcept nogil:
     """Shallow pruning of a move after the first at a node not in check, PV nodes included (as Pikafish
-    prunes) but not the root; the caller keeps a move that gives check (known only once it is made). Bad
+    prunes) but not the root; the caller keeps a move that gives check (move_gives_check). Bad
     captures near the horizon are pruned, and captures that cannot raise the static evaluation to alpha
     even with their victim's value and a margin (futility pruning of captures); of the quiet moves, the
     late ones (move count pruning), those with a bad history, those that cannot raise the static
@@ -760,16 +760,17 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         if ply == 0 and w.is_main and w.shared.root_report_ns:
             # Counted as Stockfish counts it: the moves of the earlier MultiPV lines come first.
             report_root_move(w, move, searched + 1 + w.pv_index)
+        # A pruned move is kept when it gives check, which is read off the board without making it: most
+        # moves at a node near the horizon are pruned.
+        if prune and not move_gives_check(p, move):
+            searched += 1
+            continue
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         nodes_before = w.nodes
         make_move(p, move)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
-        if prune and not gives_check:
-            unmake_move(p)
-            searched += 1
-            continue
         # Check extension (unless the move is extended already), not where the evaluation is balanced
         # (in check, static_eval is -VALUE_INF: far from balanced).
         if (extension == 0 and gives_check and may_extend and depth >= param[CHECK_EXTENSION_MIN_DEPTH]
