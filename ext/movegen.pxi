@@ -231,13 +231,54 @@ cdef inline bint is_legal(Pos* p, int move, bint in_check, int king_sq) noexcept
     return True
 
 
+cdef inline bint strictly_between(int x, int a, int b) noexcept nogil:
+    """Whether square x lies strictly between a and b, which share a rank or a file, on their line."""
+    if ((a ^ b) & 0xF0) == 0:
+        if ((x ^ a) & 0xF0) != 0:
+            return False
+    elif ((x ^ a) & 0x0F) != 0:
+        return False
+    return (a < x < b) or (b < x < a)
+
+
+cdef bint a_check_stays(Pos* p, uint32_t checkers, int king_sq, int from_sq, int to_sq) noexcept nogil:
+    """Whether a move of a piece other than the general, from_sq to to_sq, leaves one of `checkers` (the
+    pieces that give check to that general) giving it: one it does not take whose line or leg passes
+    through neither square. A move that passes this test is illegal; one that does not is tested on
+    the board."""
+    cdef int piece, sq, ptype, leg
+    while checkers:
+        piece = first_piece(checkers)
+        checkers &= checkers - 1
+        sq = p.square[piece]
+        if sq == to_sq:
+            continue
+        ptype = PIECE_TYPE[piece]
+        if ptype == ROOK or ptype == CANNON:
+            if not strictly_between(from_sq, sq, king_sq) and not strictly_between(to_sq, sq, king_sq):
+                return True
+        elif ptype == HORSE:
+            leg = sq + HORSE_LEG[king_sq - sq + 256]
+            if leg != to_sq:
+                return True
+        else:
+            return True
+    return False
+
+
 cdef void filter_legal(Pos* p, MoveList* ml, bint in_check) noexcept nogil:
-    """Remove the moves of ml that leave the mover's general attacked; in_check: whether it is now."""
+    """Remove the moves of ml that leave the mover's general attacked; in_check: whether it is now. In
+    check, most moves are refused before the board is searched: those that leave a check as it is."""
     cdef int king_sq = p.square[side_tag(p.side)]
-    cdef int i, n = 0
+    cdef int i, n = 0, move
+    cdef uint32_t checkers = attackers_of(p, king_sq, p.side ^ 1) if in_check else 0
     for i in range(ml.count):
-        if is_legal(p, ml.moves[i], in_check, king_sq):
-            ml.moves[n] = ml.moves[i]
+        move = ml.moves[i]
+        if checkers and move_from(move) != king_sq and a_check_stays(p, checkers, king_sq, move_from(move),
+                                                                     move_to(move)):
+            continue
+        if is_legal(p, move, in_check, king_sq):
+            ml.moves[n] = move
             n += 1
     ml.count = n
 
