@@ -229,6 +229,9 @@ class testing:
     #: The squares of the opponent's pieces a legal move newly chases (the repetition rules' chase).
     @staticmethod
     def chased_by(board: Board, move: str) -> list[str]: ...
+    #: Per legal move (ICCS): whether it checks read before it is made, and once made.
+    @staticmethod
+    def checks_both_ways(board: Board) -> dict[str, tuple[bool, bool]]: ...
     #: LMR_TABLE[depth][move number] as the parameters in force derive it.
     @staticmethod
     def lmr_table() -> list[list[int]]: ...

@@ -91,6 +91,24 @@ class testing:
         return squares
 
     @staticmethod
+    def checks_both_ways(Board board):
+        """For each legal move (ICCS): whether it gives check by move_gives_check, read before it is made
+        (the search's test of a pruned move), and by gives_check once it is made."""
+        cdef MoveList ml
+        cdef int i, move
+        cdef bint before, after
+        gen_legal(board.pos, &ml)
+        result = {}
+        for i in range(ml.count):
+            move = ml.moves[i]
+            before = move_gives_check(board.pos, move)
+            make_move(board.pos, move)
+            after = gives_check(board.pos)
+            unmake_move(board.pos)
+            result[move_to_iccs(move)] = (before, after)
+        return result
+
+    @staticmethod
     def lmr_table():
         """The late move reduction table, LMR_TABLE[depth][move number] (search.pxi), as the parameters
         in force derive it."""
