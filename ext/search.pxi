@@ -329,6 +329,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
+        tt_prefetch(&w.shared.tt, p.hist[p.ply].key)
         update_rule_state(p)
         futility_value = futility_base + SEE_VALUE[PIECE_TYPE[victim]]
         if not in_check and not p.hist[p.ply].in_check and futility_value <= alpha:
@@ -468,6 +469,7 @@ cdef bint try_null_move(Worker* w, int beta, int depth, int ply, bint cut_node, 
     w.continuations[ply] = NO_CONTINUATION
     note_null_move(&w.acc, ply + 1)
     make_null_move(p)
+    tt_prefetch(&w.shared.tt, p.hist[p.ply].key)
     value = -search(w, -beta, -beta + 1, depth - null_move_reduction(depth, static_eval - beta), ply + 1, False,
                     not cut_node)
     unmake_null_move(p)
@@ -502,6 +504,7 @@ cdef bint try_probcut(Worker* w, int beta, int depth, int ply, bint cut_node, bi
         w.continuations[ply] = continuation_key(p, move)
         note_move(&w.acc, ply + 1, p, move)
         make_move(p, move)
+        tt_prefetch(&w.shared.tt, p.hist[p.ply].key)
         update_rule_state(p)
         value = -qsearch(w, -bound, -bound + 1, ply + 1)
         if value >= bound:
@@ -769,6 +772,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint null_ok
         note_move(&w.acc, ply + 1, p, move)
         nodes_before = w.nodes
         make_move(p, move)
+        tt_prefetch(&w.shared.tt, p.hist[p.ply].key)
         update_rule_state(p)
         gives_check = p.hist[p.ply].in_check
         # Check extension (unless the move is extended already), not where the evaluation is balanced
