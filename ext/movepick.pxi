@@ -232,13 +232,16 @@ cdef void score_moves(OrderingTables* o, Pos* p, MoveList* ml, int* scores, int 
 
 
 cdef inline int pick_move(MoveList* ml, int* scores, int start) noexcept nogil:
-    """Move the best-scored remaining move to `start` and return it."""
+    """Move the best-scored remaining move (the first of them at equal scores) to `start` and return
+    it. The best score is found first, by a loop without branches (which the compiler vectorises), then
+    its first move: a search node picks many moves, and one loop that compares and branches on each
+    score mispredicts where the best changes."""
     cdef int best = start, i, tmp
     cdef int best_score = scores[start]
     for i in range(start + 1, ml.count):
-        if scores[i] > best_score:
-            best = i
-            best_score = scores[i]
+        best_score = scores[i] if scores[i] > best_score else best_score
+    while scores[best] != best_score:
+        best += 1
     if best != start:
         tmp = ml.moves[start]; ml.moves[start] = ml.moves[best]; ml.moves[best] = tmp
         tmp = scores[start]; scores[start] = scores[best]; scores[best] = tmp
