@@ -507,9 +507,7 @@ cdef int first_safety(TbGen* G, Pos* p) noexcept nogil:
         tb_take_back(p, move, captured)
         if after >= 0:
             safe &= after | mover_bit
-            if after & mover_bit and not safe & mover_bit:
-                safe |= mover_bit
-                G.successor = -1        # held by a capture
+            safe |= after & mover_bit       # held by a capture: G.successor is -1 (record_holder)
         move = next_legal(p, &lm)
     if not (safe & mover_bit) and mover_holds(G, p, True):
         safe |= mover_bit
