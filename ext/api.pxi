@@ -60,6 +60,8 @@ cdef class Board:
         self.pos.side = side
         self.pos.hist[0].key = compute_key(self.pos)
         self.pos.hist[0].structure_key = compute_structure_key(self.pos)
+        self.pos.hist[0].attacker_keys[RED] = compute_attacker_key(self.pos, RED)
+        self.pos.hist[0].attacker_keys[BLACK] = compute_attacker_key(self.pos, BLACK)
         self.pos.hist[0].rule60 = rule60
         self.pos.hist[0].in_check = king_attacked(self.pos, side)
 

@@ -42,6 +42,16 @@ cdef uint64_t compute_structure_key(Pos* p) noexcept nogil:
     return key
 
 
+cdef uint64_t compute_attacker_key(Pos* p, int side) noexcept nogil:
+    """The attacker key of one side (State.attacker_keys), from scratch."""
+    cdef uint64_t key = 0
+    cdef int piece, tag = side_tag(side)
+    for piece in range(tag, tag + 16):
+        if p.square[piece] and not IN_STRUCTURE[PIECE_TYPE[piece]]:
+            key ^= ZOBRIST[zobrist_index(piece)][p.square[piece]]
+    return key
+
+
 cdef uint64_t compute_key(Pos* p) noexcept nogil:
     """The Zobrist key of the position, from scratch."""
     cdef uint64_t key = ZOBRIST_SIDE if p.side == BLACK else 0
@@ -62,14 +72,26 @@ cdef inline void make_move(Pos* p, int move) noexcept nogil:
     cdef State* st = &p.hist[p.ply]
     cdef uint64_t key = st.key ^ ZOBRIST_SIDE
     cdef uint64_t structure_key = st.structure_key
+    cdef uint64_t attacker_key_red = st.attacker_keys[RED]
+    cdef uint64_t attacker_key_black = st.attacker_keys[BLACK]
     cdef int zi = zobrist_index(piece)
-    key ^= ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
+    cdef uint64_t change = ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
+    key ^= change
     if IN_STRUCTURE[PIECE_TYPE[piece]]:
-        structure_key ^= ZOBRIST[zi][from_sq] ^ ZOBRIST[zi][to_sq]
+        structure_key ^= change
+    elif p.side == RED:
+        attacker_key_red ^= change
+    else:
+        attacker_key_black ^= change
     if captured:
-        key ^= ZOBRIST[zobrist_index(captured)][to_sq]
+        change = ZOBRIST[zobrist_index(captured)][to_sq]
+        key ^= change
         if IN_STRUCTURE[PIECE_TYPE[captured]]:
-            structure_key ^= ZOBRIST[zobrist_index(captured)][to_sq]
+            structure_key ^= change
+        elif p.side == RED:
+            attacker_key_black ^= change
+        else:
+            attacker_key_red ^= change
         p.square[captured] = 0
     st.move = move
     st.captured = captured
@@ -80,6 +102,8 @@ cdef inline void make_move(Pos* p, int move) noexcept nogil:
     p.ply += 1
     p.hist[p.ply].key = key
     p.hist[p.ply].structure_key = structure_key
+    p.hist[p.ply].attacker_keys[RED] = attacker_key_red
+    p.hist[p.ply].attacker_keys[BLACK] = attacker_key_black
 
 
 cdef inline void unmake_move(Pos* p) noexcept nogil:

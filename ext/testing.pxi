@@ -67,6 +67,17 @@ class testing:
         return compute_structure_key(board.pos)
 
     @staticmethod
+    def attacker_keys(Board board):
+        """The incrementally maintained keys of each side's chariots, horses and cannons (Red's, Black's)."""
+        cdef State* st = &board.pos.hist[board.pos.ply]
+        return st.attacker_keys[RED], st.attacker_keys[BLACK]
+
+    @staticmethod
+    def computed_attacker_keys(Board board):
+        """The attacker keys recomputed from scratch."""
+        return compute_attacker_key(board.pos, RED), compute_attacker_key(board.pos, BLACK)
+
+    @staticmethod
     def exchange_value(Board board, str move):
         """The static exchange evaluation of a legal move (movepick.see): the material it wins, in
         SEE_VALUE units (a soldier 100, a chariot 1000), when both sides keep capturing on its

@@ -76,6 +76,7 @@ cdef struct State:
     # was played from hist[k] is hist[k].move, and it captured hist[k].captured (a piece id, 0 for none).
     uint64_t key
     uint64_t structure_key    # the Zobrist key of the generals, advisors, elephants and pawns alone
+    uint64_t attacker_keys[2] # the Zobrist key of each side's chariots, horses and cannons alone
     uint16_t move
     uint8_t captured
     uint8_t in_check          # the side to move here is in check

@@ -622,6 +622,7 @@ def test_zobrist_incremental_matches_scratch() -> None:
             assert position.key == _core.testing.computed_key(position.kernel_board), f"{position.fen()} after {position.move_stack}"
             kernel = position.kernel_board
             assert _core.testing.structure_key(kernel) == _core.testing.computed_structure_key(kernel), f"{position.fen()} after {position.move_stack}"
+            assert _core.testing.attacker_keys(kernel) == _core.testing.computed_attacker_keys(kernel), f"{position.fen()} after {position.move_stack}"
             checked += 1
             if rng.random() < 0.1:
                 assert position.key == Position(position.fen()).key, f"{position.fen()} after {position.move_stack}"
