@@ -174,7 +174,10 @@ def test_the_analysis_shows_lines_that_update(page):
     page.select_option("#mode", "analyse")
     page.wait_for_selector("#lines tr.line", timeout=WAIT_MS)
     first_depth = page.evaluate("lines[0].depth")
+    first_move = page.locator("#lines tr.line .pv-move").first.element_handle()
     page.wait_for_function(f"lines.length >= 2 && lines[0].depth > {first_depth}", timeout=WAIT_MS)
+    # updated in place, not made anew: a move replaced between a press and its release loses the click
+    assert first_move.evaluate("span => span.isConnected")
     row = page.locator("#lines tr.line").first
     assert re.fullmatch(r"[+-]?\d+|-?#\d+|0", row.locator(".score").inner_text())
     assert row.locator(".wdl").inner_text().endswith("%")     # jiangjun gives win/draw/loss

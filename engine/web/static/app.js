@@ -173,35 +173,27 @@ function drawState() {
   if (s) { $("mode").value = s.mode; $("engine-color").value = s.engine_color; $("level").value = s.level; }
 }
 
+// The rows and their moves are updated in place, not made anew: lines arrive several times a second
+// while the engine thinks, and a move replaced between the press and the release of the mouse button
+// would never receive its click. A move's click reads the line it shows now (playLineMove).
 function drawLines() {
   const body = $("lines").querySelector("tbody");
-  body.innerHTML = "";
-  for (const line of lines) {
-    const tr = document.createElement("tr");
-    tr.className = "line";
+  while (body.rows.length > lines.length) body.deleteRow(-1);
+  const notation = $("notation").value;
+  lines.forEach((line, k) => {
+    const tr = body.rows[k] || lineRow(body);
     tr.dataset.multipv = line.multipv;
-    const score = document.createElement("td");
-    score.className = "score";
+    const [score, wdl, depth, pv] = tr.cells;
     score.textContent = line.score ? line.score.text : "";
-    const wdl = document.createElement("td");
-    wdl.className = "wdl";
-    if (line.wdl) wdl.textContent = line.wdl.map(x => (x / 10).toFixed(0)).join("/") + "%";
-    const depth = document.createElement("td");
-    depth.className = "depth";
+    wdl.textContent = line.wdl ? line.wdl.map(x => (x / 10).toFixed(0)).join("/") + "%" : "";
     depth.textContent = line.depth != null ? `${t("depth")} ${line.depth}` : "";
-    const pv = document.createElement("td");
-    pv.className = "pv";
-    const notation = $("notation").value;
     const texts = notation === "iccs" ? line.pv : line[notation];
+    while (pv.children.length > texts.length) pv.lastChild.remove();
     texts.forEach((text, i) => {
-      const span = document.createElement("span");
+      const span = pv.children[i] || pv.appendChild(document.createElement("span"));
       span.className = "pv-move"; span.textContent = text;
-      span.addEventListener("click", () => send({ type: "play_line", moves: line.pv.slice(0, i + 1) }));
-      pv.appendChild(span);
     });
-    tr.append(score, wdl, depth, pv);
-    body.appendChild(tr);
-  }
+  });
   // the evaluation bar: Red's share, from the chances when given, else from the score
   const best = lines[0];
   if (best && best.red_score) {
@@ -213,6 +205,22 @@ function drawLines() {
     $("evalbar-text").textContent = best.red_score.text;
     $("evalbar").title = best.red_score.text;
   }
+}
+
+function lineRow(body) {
+  const tr = body.insertRow();
+  tr.className = "line";
+  for (const name of ["score", "wdl", "depth", "pv"]) tr.insertCell().className = name;
+  return tr;
+}
+
+// a click on the i-th move of a line plays the line up to it
+function playLineMove(event) {
+  const span = event.target.closest(".pv-move");
+  if (!span) return;
+  const line = lines[span.closest("tr").sectionRowIndex];
+  const i = Array.prototype.indexOf.call(span.parentElement.children, span);
+  if (line && i < line.pv.length) send({ type: "play_line", moves: line.pv.slice(0, i + 1) });
 }
 
 // -- the endgame tables: the server's value of the position shown, asked for each new one ------------------
@@ -268,6 +276,7 @@ function setup() {
   for (const id of ["mode", "engine-color", "level", "movetime", "multipv"]) {
     $(id).addEventListener("change", () => send({ type: "settings", ...settings() }));
   }
+  $("lines").addEventListener("click", playLineMove);
   $("notation").addEventListener("change", () => { drawState(); drawLines(); drawTable(); });
   $("lang").addEventListener("click", () => {
     LANG = LANG === "zh" ? "en" : "zh"; localStorage.setItem("jiangjun-lang", LANG);
